@@ -1,0 +1,56 @@
+/* gpusim: error codes, input-error positions and the internal assertion.
+ *
+ * Every library function returns int: 0 on success or a negative GS_E* code.
+ * Errors in user input (scenario files, catalogs) also fill a struct gs_error with the
+ * 1-based file:line:column of the offending text and a one-line message.
+ */
+#ifndef GPUSIM_ERROR_H
+#define GPUSIM_ERROR_H
+
+#include <stdint.h>
+
+/* One table gives both the code and its text (gs_strerror). */
+#define GS_ERRORS(X)                                              \
+    X(GS_OK, 0, "success")                                        \
+    X(GS_ENOMEM, -1, "out of memory")                             \
+    X(GS_EINVAL, -2, "invalid input")                             \
+    X(GS_EIO, -3, "input/output error")                           \
+    X(GS_ERANGE, -4, "value out of range")                        \
+    X(GS_ENOTSUP, -5, "not supported yet")                        \
+    X(GS_ESQL, -6, "trace database error")                        \
+    X(GS_EINTERRUPTED, -7, "interrupted")                         \
+    X(GS_EINTERNAL, -8, "internal error")
+
+enum gs_errcode {
+#define GS_ERR_ENUM(name, val, text) name = val,
+    GS_ERRORS(GS_ERR_ENUM)
+#undef GS_ERR_ENUM
+};
+
+/* The text for a GS_E* code; "unknown error" for anything else. Static storage. */
+const char *gs_strerror(int code);
+
+/* An input error: where (1-based line and column; 0 when unknown) and what.
+ * `file` is a copy, so the struct owns all its storage. */
+struct gs_error {
+    char file[512];
+    int line;
+    int col;
+    int code;         /* GS_EINVAL for bad input, GS_ENOTSUP for a key modelled in a later release */
+    char msg[1024];
+};
+
+/* Fill `e` (may be NULL: then nothing happens) with a printf-style message.
+ * Returns `code`, so callers can `return gs_error_set(e, GS_EINVAL, ...)`. */
+int gs_error_set(struct gs_error *e, int code, const char *file, int line, int col,
+                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Simulated time (microseconds) printed by GS_ASSERT; the run loop keeps it current. */
+extern int64_t gs_assert_clock_us;
+
+/* Abort on a programming error, printing the simulated time and file:line.
+ * Never used for bad input. */
+_Noreturn void gs_assert_fail(const char *expr, const char *file, int line);
+#define GS_ASSERT(cond) ((cond) ? (void)0 : gs_assert_fail(#cond, __FILE__, __LINE__))
+
+#endif

@@ -1,0 +1,51 @@
+/* gpusim: reports on a finished (or interrupted) run. They read only the trace database
+ * (include/gpusim/trace.h), never the simulator's memory, so any trace can be reported on.
+ * They open the trace read-only and write text to the FILE* they are given; nothing else is
+ * printed. Output depends only on the database, so it is byte-for-byte stable.
+ */
+#ifndef GPUSIM_REPORT_H
+#define GPUSIM_REPORT_H
+
+#include <stdio.h>
+
+/* Print the human summary of the trace at `trace_path` to `out` (borrowed):
+ *
+ * (GPUs and Fragmented come from the whole-cluster samples, pool ''; the mean is weighted by
+ * how long each sample's value held, up to the end of the run, or a plain mean when the
+ * samples span no time. "run incomplete: status=X" follows Status for any status but
+ * complete, then "Error:  <run.error>" when the trace writer failed; a killed run has no
+ * end_us, so Simulated shows the latest committed time, marked "(last committed)".)
+ *
+ *   Scenario:    quickstart
+ *   Seed:        42
+ *   Kubernetes:  1.34
+ *   Status:      complete
+ *   Simulated:   1h30m0s, 5231 events dispatched
+ *   Nodes:       6
+ *     h100  4 nodes, 32 GPUs NVIDIA-H100-80GB-HBM3, all ready at 5m30s
+ *     cpu   2 nodes, no GPUs, all ready at 0s
+ *   Pods:        10 (Pending 2, Running 6, Succeeded 1, Failed 0, Rejected 1)
+ *   GPUs:        capacity 32; allocated min 0, mean 17.50, max 24 (time-weighted mean of 9 samples)
+ *   Fragmented:  mean 1.25, max 4.00 GPUs
+ *
+ *   Pending (2):                      (at most 10 pods, then "  ... and N more")
+ *     trainer-b-0  0/4 nodes are available: ...
+ *
+ *   Rejected (1):                     (pods, then other API objects; at most 10)
+ *     pod/bad-0  Pod was rejected: ...
+ *
+ *   PASS  <what>
+ *   FAIL  <what>: <detail>
+ *   checks: 1 passed, 1 failed
+ *
+ * Returns 0; GS_EIO when the file cannot be opened or `out` fails; GS_EINVAL when it is not
+ * a gpusim trace; GS_ENOTSUP for a newer schema version; GS_ESQL for a damaged trace. On
+ * error `errbuf` (size errlen; may be NULL) says why, and part of the summary may have been
+ * written. */
+int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errlen);
+
+/* The number of failed expect: checks recorded in the trace (0 when all passed or there are
+ * none), or a negative GS_E* code when the trace cannot be read (as gs_report_summary). */
+int gs_report_checks_failed(const char *trace_path);
+
+#endif

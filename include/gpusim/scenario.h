@@ -1,0 +1,142 @@
+/* gpusim: loading a scenario file (gpusim/v1alpha1, ../shared/SCENARIO.md) into a world,
+ * a scheduler configuration, timed events and expectations.
+ *
+ * Parsing uses libyaml into a node tree that keeps every node's file:line:column; checking
+ * rejects unknown keys (suggesting the nearest valid one), wrong types, bad quantities and
+ * durations, and keys whose behaviour a later gpusim release models ("not supported yet").
+ */
+#ifndef GPUSIM_SCENARIO_H
+#define GPUSIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpusim/error.h"
+#include "gpusim/sched.h"
+#include "gpusim/world.h"
+
+/* ---------------------------------------------------------------- timed events */
+
+enum gs_sevent_kind {
+    GS_SEV_CORDON,
+    GS_SEV_UNCORDON,
+    GS_SEV_DRAIN,
+    GS_SEV_DELETE_NODE,
+    GS_SEV_ADD_NODES,
+    GS_SEV_LABEL,
+    GS_SEV_DELETE_POD,
+};
+
+struct gs_sevent {
+    gs_time at;
+    enum gs_sevent_kind kind;
+    const char *node;   /* cordon, uncordon, drain, deleteNode, label */
+    const char *pod;    /* deletePod */
+    int pool;           /* addNodes */
+    int count;          /* addNodes */
+    struct gs_labels set; /* label: set (a value NULL removes the key) */
+    int line, col;      /* position in the scenario */
+};
+
+/* ---------------------------------------------------------------- expectations */
+
+enum gs_expect_kind { GS_EX_POD, GS_EX_PODS, GS_EX_NODE, GS_EX_OBJECT, GS_EX_METRIC, GS_EX_POD_GROUP };
+
+/* A resource/label expectation: value NULL means "absent". For resources, "0" also matches
+ * absent. */
+struct gs_expect_kv {
+    const char *key;
+    const char *value;
+};
+
+struct gs_expect {
+    enum gs_expect_kind kind;
+    int line, col;          /* where in the scenario, for the PASS/FAIL line */
+    bool has_at;
+    gs_time at;             /* default: end of run */
+    bool has_window;
+    gs_time from, to;       /* metric window */
+    const char *name;       /* pod / node / object / podGroup name; metric name (camelCase) */
+    /* pod */
+    bool has_phase;
+    enum gs_phase phase;
+    const char *node;       /* pod: node; pods: node filter */
+    const char *message;
+    const char *message_contains;
+    const char *reason;
+    bool has_scheduled_within;
+    gs_time scheduled_within;
+    bool has_exists;
+    bool exists;
+    /* pods filters and bounds */
+    const char *workload;
+    const char *name_prefix;
+    struct gs_labels label_selector;
+    bool has_count, has_min, has_max;
+    int64_t count, min, max;
+    /* node */
+    bool has_schedulable;
+    bool schedulable;
+    struct gs_expect_kv *allocatable;
+    int nallocatable;
+    struct gs_expect_kv *capacity;
+    int ncapacity;
+    struct gs_expect_kv *labels;
+    int nlabels;
+    /* object */
+    const char *obj_kind;
+    const char *obj_api_version;
+    const char *obj_namespace;
+    bool has_rejected;
+    bool rejected;
+    const void *obj_status; /* object: `status:` to subset-match, a const struct gs_ynode * (arena,
+                             * sim/scenario/yaml.h); NULL when not given */
+    const void *obj_spec;   /* object: `spec:`, the same way */
+    /* metric */
+    bool has_equals;
+    double equals;
+    bool has_mmin, has_mmax;
+    double mmin, mmax;
+    /* result, filled by the checker */
+    const char *what;       /* one-line description, e.g. "pod trainer-b-0 phase Pending at 10m" */
+    bool checked;
+    bool pass;
+    const char *detail;     /* what was seen (arena) */
+};
+
+/* ---------------------------------------------------------------- the scenario */
+
+struct gs_scenario {
+    const char *path;       /* as given */
+    const char *name;       /* metadata.name */
+    const char *description;
+    uint64_t seed;          /* default 1 */
+    bool has_horizon;
+    gs_time horizon;        /* GS_TIME_MAX when unset */
+    int k8s_minor;          /* default 34 */
+    gs_time sample_interval; /* default 60 s */
+    gs_time start_latency;  /* bind -> Running, default 0 */
+    const char *admission;  /* "podByPod" */
+    struct gs_world world;
+    struct gs_sched_config sched;
+    struct gs_sevent *events;
+    int nevents;
+    struct gs_expect *expects;
+    int nexpects;
+};
+
+/* Load and check `path`. `sets` are `--set path=value` overrides (count `nsets`), applied to
+ * the YAML tree before checking; `seed_override` >= 0 replaces spec.seed; `horizon_override`
+ * >= 0 replaces spec.horizon. On error fills `err` (file:line:col, message; err->code is
+ * GS_EINVAL or GS_ENOTSUP) and returns it; GS_EIO when the file cannot be read.
+ * On success the caller owns `sc` and frees it with gs_scenario_free. */
+int gs_scenario_load(const char *path, const char *const *sets, int nsets, int64_t seed_override,
+                     int64_t horizon_override, struct gs_scenario *sc, struct gs_error *err);
+
+/* Same, from a string (for tests); `name` is used as the file name in messages. */
+int gs_scenario_load_string(const char *name, const char *text, struct gs_scenario *sc,
+                            struct gs_error *err);
+
+void gs_scenario_free(struct gs_scenario *sc);
+
+#endif

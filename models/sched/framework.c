@@ -1,0 +1,671 @@
+/* The scheduling cycle: kubernetes pkg/scheduler/schedule_one.go (schedulePod,
+ * findNodesThatFitPod, evaluateNominatedNode, findNodesThatPassFilters,
+ * numFeasibleNodesToFind, prioritizeNodes, selectHost) and
+ * pkg/scheduler/framework/runtime/framework.go (RunFilterPluginsWithNominatedPods,
+ * RunPostFilterPlugins).
+ *
+ * Upstream runs filters and scores in 16 goroutines; gpusim walks the nodes sequentially from
+ * nextStartNodeIndex, in snapshot (node index) order, and stops at the numFeasibleNodesToFind-th
+ * feasible node, which is the deterministic reading of the same algorithm.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusim/error.h"
+#include "sched_internal.h"
+
+/* The filter plugins in the default profile's order (default_plugins.go). The volume, ports,
+ * topology-spread and inter-pod-affinity filters sit between them upstream; they pass every
+ * pod gpusim models, so leaving them out does not change which plugin rejects a node. */
+static const struct {
+    enum gs_plugin id;
+    gs_filter_fn fn;
+} filter_plugins[] = {
+    {GS_PL_NODE_UNSCHEDULABLE, gs_filter_node_unschedulable},
+    {GS_PL_NODE_NAME, gs_filter_node_name},
+    {GS_PL_TAINT_TOLERATION, gs_filter_taint_toleration},
+    {GS_PL_NODE_AFFINITY, gs_filter_node_affinity},
+    {GS_PL_NODE_RESOURCES_FIT, gs_filter_node_resources_fit},
+};
+#define NFILTERS ((int)(sizeof filter_plugins / sizeof filter_plugins[0]))
+
+static const char oom_message[] = "scheduler: out of memory";
+
+int gs_sched_grow(void **arr, int *cap, int need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    int ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = realloc(*arr, elem * (size_t)ncap);
+    if (!p)
+        return GS_ENOMEM;
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+/* Grow one per-node array from `old` to `ncap` elements, zeroing the new part when asked. */
+static int grow_node_array(void **arr, int old, int ncap, size_t elem, bool zero)
+{
+    void *p = realloc(*arr, elem * (size_t)ncap);
+    if (!p)
+        return GS_ENOMEM;
+    if (zero)
+        memset((char *)p + elem * (size_t)old, 0, elem * (size_t)(ncap - old));
+    *arr = p;
+    return 0;
+}
+
+/* Size the per-node arrays for the world's current node count. */
+static int ensure_nodes(struct gs_sched *s)
+{
+    int need = s->w->nnodes;
+    if (need <= s->nodes_cap)
+        return 0;
+    int old = s->nodes_cap, ncap = old ? old : 64;
+    while (ncap < need)
+        ncap *= 2;
+    if (grow_node_array((void **)&s->snap, old, ncap, sizeof *s->snap, false) ||
+        grow_node_array((void **)&s->cand, old, ncap, sizeof *s->cand, false) ||
+        grow_node_array((void **)&s->feasible, old, ncap, sizeof *s->feasible, false) ||
+        grow_node_array((void **)&s->potential, old, ncap, sizeof *s->potential, false) ||
+        grow_node_array((void **)&s->st, old, ncap, sizeof *s->st, false) ||
+        grow_node_array((void **)&s->st_mark, old, ncap, sizeof *s->st_mark, true) ||
+        grow_node_array((void **)&s->pst, old, ncap, sizeof *s->pst, false) ||
+        grow_node_array((void **)&s->pst_mark, old, ncap, sizeof *s->pst_mark, true) ||
+        grow_node_array((void **)&s->nom_slot, old, ncap, sizeof *s->nom_slot, true))
+        return GS_ENOMEM;
+    s->nodes_cap = ncap;
+    return 0;
+}
+
+static bool track_has(const struct gs_sched *s, int p)
+{
+    for (int i = 0; i < s->nnominated; i++)
+        if (s->nominated[i] == p)
+            return true;
+    return false;
+}
+
+int gs_sched_track_nominated(struct gs_sched *s, int p)
+{
+    if (track_has(s, p))
+        return 0;
+    if (gs_sched_grow((void **)&s->nominated, &s->nominated_cap, s->nnominated + 1, sizeof *s->nominated))
+        return GS_ENOMEM;
+    s->nominated[s->nnominated++] = p;
+    return 0;
+}
+
+struct gs_sched *gs_sched_new(const struct gs_world *w, const struct gs_sched_config *cfg, struct gs_rng *rng)
+{
+    struct gs_sched *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->w = w;
+    s->cfg = *cfg;
+    s->rng = rng;
+    s->epoch = 0;
+    if (ensure_nodes(s)) {
+        gs_sched_free(s);
+        return NULL;
+    }
+    for (int i = 0; i < w->npods; i++)
+        if (w->pods[i].nominated_node >= 0 && gs_sched_track_nominated(s, i)) {
+            gs_sched_free(s);
+            return NULL;
+        }
+    return s;
+}
+
+void gs_sched_free(struct gs_sched *s)
+{
+    if (!s)
+        return;
+    free(s->snap);
+    free(s->cand);
+    free(s->feasible);
+    free(s->potential);
+    free(s->st);
+    free(s->st_mark);
+    free(s->pst);
+    free(s->pst_mark);
+    free(s->nom_slot);
+    free(s->nominated);
+    free(s->nom_adj);
+    free(s->nom_node);
+    free(s->sc_fit);
+    free(s->sc_bal);
+    free(s->sc_taint);
+    free(s->sc_aff);
+    free(s->sc_total);
+    free(s->pvict);
+    free(s->cand_victims);
+    free(s->cands);
+    free(s->victims);
+    free(s->lost);
+    for (int i = 0; i < s->ninsuff; i++)
+        free(s->insuff[i]);
+    free(s->insuff);
+    free(s->msg);
+    free(s->scr);
+    free(s->hist);
+    free(s->hoff);
+    free(s->hptr);
+    free(s);
+}
+
+const struct gs_sched_config *gs_sched_get_config(const struct gs_sched *s)
+{
+    return &s->cfg;
+}
+
+int gs_sched_num_feasible_to_find(const struct gs_sched_config *cfg, int nnodes)
+{
+    /* minFeasibleNodesToFind = 100, minFeasibleNodesPercentageToFind = 5 */
+    if (nnodes < 100)
+        return nnodes;
+    int pct = cfg->percentage_of_nodes_to_score;
+    if (pct == 0) {
+        pct = 50 - nnodes / 125;
+        if (pct < 5)
+            pct = 5;
+    }
+    int k = (int)((int64_t)nnodes * pct / 100);
+    return k < 100 ? 100 : k;
+}
+
+/* ------------------------------------------------------------------ pod context */
+
+/* NodeResourcesFitArgs ignoredResources / ignoredResourceGroups: an extended resource listed
+ * by name, or whose prefix before '/' is listed, is not checked by the Fit filter (fit.go
+ * fitsRequest; scoring is unaffected). */
+static bool fit_ignored(const struct gs_sched_config *c, const char *name)
+{
+    if ((c->nignored_res == 0 && c->nignored_groups == 0) || !gs_res_is_extended(name))
+        return false;
+    for (int i = 0; i < c->nignored_res; i++)
+        if (c->ignored_res[i] && strcmp(c->ignored_res[i], name) == 0)
+            return true;
+    const char *slash = strchr(name, '/');
+    size_t plen = slash ? (size_t)(slash - name) : strlen(name);
+    for (int i = 0; i < c->nignored_groups; i++)
+        if (c->ignored_groups[i] && strlen(c->ignored_groups[i]) == plen &&
+            strncmp(c->ignored_groups[i], name, plen) == 0)
+            return true;
+    return false;
+}
+
+void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc)
+{
+    const struct gs_world *w = s->w;
+    const struct gs_pod_template *t = w->pods[p].tmpl;
+    memset(pc, 0, sizeof *pc);
+    pc->pod = p;
+    pc->t = t;
+    pc->prio = t->priority;
+    pc->nres = w->res.n;
+    /* NodeResourcesFit's order: cpu, memory, ephemeral-storage, then the scalar resources. */
+    static const int fixed[] = {GS_RES_CPU, GS_RES_MEMORY, GS_RES_EPHEMERAL};
+    for (int i = 0; i < 3; i++)
+        if (t->requests.v[fixed[i]] > 0)
+            pc->req_res[pc->nreq++] = fixed[i];
+    for (int r = GS_RES_FIXED; r < pc->nres; r++)
+        if (t->requests.v[r] > 0) {
+            pc->requests_any = true;
+            if (!fit_ignored(&s->cfg, w->res.names[r]))
+                pc->req_res[pc->nreq++] = r;
+        }
+    pc->requests_any = pc->requests_any || pc->nreq > 0;
+    /* NodeUnschedulable: a pod tolerating node.kubernetes.io/unschedulable:NoSchedule also
+     * tolerates spec.unschedulable. */
+    const struct gs_taint unsched = {"node.kubernetes.io/unschedulable", "", GS_EFFECT_NO_SCHEDULE};
+    for (int i = 0; i < t->ntolerations && !pc->tol_unschedulable; i++)
+        pc->tol_unschedulable = gs_toleration_tolerates(&t->tolerations[i], &unsched);
+    /* NodeAffinity PreFilter returns Skip when there is neither a nodeSelector nor required
+     * node affinity (gpusim has no profile addedAffinity). */
+    pc->affinity_filter = t->affinity.has_required || t->node_selector.n > 0;
+    /* PreScore: the pod's requests per scored resource. */
+    for (int i = 0; i < s->cfg.nscore_res && i < GS_SCHED_MAX_SCORE_RES; i++) {
+        int r = s->cfg.score_res[i];
+        if (r < 0 || r >= GS_RES_MAX)
+            continue;
+        pc->fit_req[i] = r == GS_RES_CPU ? t->nonzero_cpu : r == GS_RES_MEMORY ? t->nonzero_mem : t->requests.v[r];
+    }
+    for (int i = 0; i < s->cfg.nbalanced_res && i < GS_SCHED_MAX_SCORE_RES; i++) {
+        int r = s->cfg.balanced_res[i];
+        if (r >= 0 && r < GS_RES_MAX)
+            pc->bal_req[i] = t->requests.v[r];
+    }
+}
+
+/* ------------------------------------------------------------------ filters */
+
+void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
+                          struct gs_fstat *st)
+{
+    const struct gs_node *n = &s->w->nodes[node];
+    memset(st, 0, sizeof *st);
+    st->node = node;
+    for (int i = 0; i < NFILTERS; i++) {
+        if (!s->cfg.filter_enabled[filter_plugins[i].id])
+            continue;
+        filter_plugins[i].fn(s, pc, n, adj, st);
+        if (st->code != GS_ST_SUCCESS)
+            return;
+    }
+}
+
+static void adj_add(struct gs_adj *dst, const struct gs_adj *src, int nres)
+{
+    dst->npods += src->npods;
+    for (int r = 0; r < nres; r++)
+        dst->req.v[r] += src->req.v[r];
+}
+
+void gs_sched_run_filters_nominated(struct gs_sched *s, const struct gs_podctx *pc, int node,
+                                    const struct gs_adj *adj, struct gs_fstat *st)
+{
+    int slot = s->nom_slot[node];
+    if (slot) {
+        /* First pass with the nominated pods of equal or higher priority added. */
+        struct gs_adj both = s->nom_adj[slot - 1];
+        if (adj)
+            adj_add(&both, adj, pc->nres);
+        gs_sched_run_filters(s, pc, node, &both, st);
+        if (st->code != GS_ST_SUCCESS)
+            return;
+    }
+    gs_sched_run_filters(s, pc, node, adj, st);
+}
+
+/* Is tracked pod q still a nominated, unbound, pending pod? */
+static bool nominated_valid(const struct gs_world *w, int q)
+{
+    if (q < 0 || q >= w->npods)
+        return false;
+    const struct gs_pod *qp = &w->pods[q];
+    return qp->nominated_node >= 0 && qp->nominated_node < w->nnodes && qp->node < 0 && !qp->deleted &&
+           qp->phase == GS_PHASE_PENDING;
+}
+
+/* Drop stale nominations and sum, per node, the pods nominated there with a priority >= the
+ * pod's (framework.go addNominatedPods). */
+static int setup_nominated(struct gs_sched *s, const struct gs_podctx *pc)
+{
+    const struct gs_world *w = s->w;
+    int k = 0;
+    s->nnom_adj = 0;
+    for (int i = 0; i < s->nnominated; i++) {
+        int q = s->nominated[i];
+        if (!nominated_valid(w, q))
+            continue;
+        s->nominated[k++] = q;
+        const struct gs_pod *qp = &w->pods[q];
+        int n = qp->nominated_node;
+        if (q == pc->pod || qp->tmpl->priority < pc->prio || !w->nodes[n].exists)
+            continue;
+        int slot = s->nom_slot[n];
+        if (!slot) {
+            if (gs_sched_grow((void **)&s->nom_adj, &s->nom_adj_cap, s->nnom_adj + 1, sizeof *s->nom_adj) ||
+                gs_sched_grow((void **)&s->nom_node, &s->nom_node_cap, s->nnom_adj + 1, sizeof *s->nom_node))
+                return GS_ENOMEM;
+            memset(&s->nom_adj[s->nnom_adj], 0, sizeof s->nom_adj[0]);
+            s->nom_node[s->nnom_adj] = n;
+            slot = s->nom_slot[n] = ++s->nnom_adj;
+        }
+        struct gs_adj *a = &s->nom_adj[slot - 1];
+        a->npods++;
+        for (int r = 0; r < pc->nres; r++)
+            a->req.v[r] += qp->tmpl->requests.v[r];
+    }
+    s->nnominated = k;
+    return 0;
+}
+
+static void clear_nominated(struct gs_sched *s)
+{
+    for (int i = 0; i < s->nnom_adj; i++)
+        s->nom_slot[s->nom_node[i]] = 0;
+    s->nnom_adj = 0;
+}
+
+/* ------------------------------------------------------------------ scoring */
+
+static int ensure_scores(struct gs_sched *s, int n)
+{
+    if (n <= s->sc_cap)
+        return 0;
+    int ncap = s->sc_cap ? s->sc_cap : 64;
+    while (ncap < n)
+        ncap *= 2;
+    int64_t **arrs[] = {&s->sc_fit, &s->sc_bal, &s->sc_taint, &s->sc_aff, &s->sc_total};
+    for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
+        int64_t *p = realloc(*arrs[i], sizeof *p * (size_t)ncap);
+        if (!p)
+            return GS_ENOMEM;
+        *arrs[i] = p;
+    }
+    s->sc_cap = ncap;
+    return 0;
+}
+
+/* prioritizeNodes / RunScorePlugins: each enabled plugin scores every feasible node (after its
+ * PreScore, which may Skip), NormalizeScore, times the weight, summed per node. The inert
+ * score plugins (PodTopologySpread and InterPodAffinity Skip; ImageLocality scores 0 without
+ * image sizes) add nothing. */
+int gs_sched_score_all(struct gs_sched *s, const struct gs_podctx *pc, const int *feasible, int nfeasible)
+{
+    if (ensure_scores(s, nfeasible))
+        return GS_ENOMEM;
+    const struct gs_sched_config *c = &s->cfg;
+    const struct gs_node *nodes = s->w->nodes;
+    bool fit = c->score_enabled[GS_PL_NODE_RESOURCES_FIT];
+    bool bal = c->score_enabled[GS_PL_BALANCED_ALLOCATION] && !gs_score_balanced_skip(s, pc);
+    bool taint = c->score_enabled[GS_PL_TAINT_TOLERATION];
+    bool aff = c->score_enabled[GS_PL_NODE_AFFINITY] && !gs_score_affinity_skip(pc);
+    for (int i = 0; i < nfeasible; i++) {
+        const struct gs_node *n = &nodes[feasible[i]];
+        s->sc_fit[i] = fit ? gs_score_resource_fit(s, pc, n) : 0;
+        s->sc_bal[i] = bal ? gs_score_balanced(s, pc, n) : 0;
+        s->sc_taint[i] = taint ? gs_score_taint_raw(pc, n) : 0;
+        s->sc_aff[i] = aff ? gs_score_affinity_raw(pc, n) : 0;
+    }
+    if (taint)
+        gs_score_normalize(s->sc_taint, nfeasible, true);
+    if (aff)
+        gs_score_normalize(s->sc_aff, nfeasible, false);
+    for (int i = 0; i < nfeasible; i++)
+        s->sc_total[i] = (fit ? s->sc_fit[i] * c->score_weight[GS_PL_NODE_RESOURCES_FIT] : 0) +
+                         (bal ? s->sc_bal[i] * c->score_weight[GS_PL_BALANCED_ALLOCATION] : 0) +
+                         (taint ? s->sc_taint[i] * c->score_weight[GS_PL_TAINT_TOLERATION] : 0) +
+                         (aff ? s->sc_aff[i] * c->score_weight[GS_PL_NODE_AFFINITY] : 0);
+    return 0;
+}
+
+static bool has_scoring(const struct gs_sched_config *c)
+{
+    for (int i = 0; i < GS_PL_COUNT; i++)
+        if (c->score_enabled[i])
+            return true;
+    return false;
+}
+
+/* selectHost: the highest total; ties by reservoir sampling over the feasible list in order
+ * (the k-th tied node replaces the pick with probability 1/k), or the lowest node index with
+ * tiebreak_first. Returns the index into `feasible`. */
+static int select_host(struct gs_sched *s, const int *feasible, int nfeasible)
+{
+    int best = 0, cnt = 1;
+    int64_t max = s->sc_total[0];
+    bool first = s->cfg.tiebreak_first || !s->rng;
+    for (int i = 1; i < nfeasible; i++) {
+        int64_t t = s->sc_total[i];
+        if (t > max) {
+            max = t;
+            best = i;
+            cnt = 1;
+        } else if (t == max) {
+            cnt++;
+            if (first) {
+                if (feasible[i] < feasible[best])
+                    best = i;
+            } else if (gs_rng_uniform_int(s->rng, GS_STREAM_TIEBREAK, (uint64_t)cnt) == 0) {
+                best = i;
+            }
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------ the cycle */
+
+static void set_status(struct gs_sched *s, int node, const struct gs_fstat *st, int *nexplicit)
+{
+    if (s->st_mark[node] != s->epoch) {
+        s->st_mark[node] = s->epoch;
+        (*nexplicit)++;
+    }
+    s->st[node] = *st;
+}
+
+/* The FitError text and the PostFilter part (types.go FitError.Error, framework.go
+ * RunPostFilterPlugins: the DynamicResources and DefaultPreemption messages joined by ", "). */
+static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, struct gs_cycle_result *out)
+{
+    const struct gs_sched_config *c = &s->cfg;
+    bool preempt = c->filter_enabled[GS_PL_DEFAULT_PREEMPTION];
+    enum gs_preempt_outcome pe = GS_PE_NO_CANDIDATES;
+    if (preempt)
+        pe = gs_sched_preempt(s, pc, out);
+
+    gs_msg_reset(s);
+    gs_msg_addf(s, "0/%d nodes are available:", s->nsnap);
+    if (s->prefilter_reject) {
+        gs_msg_addf(s, " %s.", GS_MSG_AFFINITY_CONFLICT);
+    } else {
+        gs_hist_reset(s);
+        int absent = 0;
+        for (int i = 0; i < s->nsnap; i++) {
+            int n = s->snap[i];
+            if (s->st_mark[n] == s->epoch)
+                gs_hist_add_status(s, &s->st[n]);
+            else
+                absent++;
+        }
+        /* NodeToStatus's absent-nodes status (1.31+): the nodes a PreFilterResult left out. */
+        if (absent > 0 && s->restricted)
+            gs_hist_add_kind(s, GS_R_PREFILTER_ABSENT, absent);
+        gs_hist_render(s);
+    }
+    if (preempt && pe == GS_PE_CANDIDATE)
+        return; /* DefaultPreemption succeeded: the PostFilter status is Success, no text */
+    bool any = false;
+    if (c->dra_enabled) {
+        gs_msg_add(s, " " GS_MSG_NO_CLAIMS);
+        any = true;
+    }
+    if (!preempt)
+        return;
+    gs_msg_add(s, any ? ", preemption: " : " preemption: ");
+    switch (pe) {
+    case GS_PE_NOT_ELIGIBLE_NEVER:
+        gs_msg_add(s, GS_MSG_NEVER);
+        break;
+    case GS_PE_NOT_ELIGIBLE_TERMINATING:
+        gs_msg_add(s, GS_MSG_TERMINATING);
+        break;
+    case GS_PE_NO_CANDIDATES:
+    case GS_PE_CANDIDATE:
+        gs_msg_addf(s, "0/%d nodes are available:", s->nsnap);
+        gs_hist_reset(s);
+        for (int i = 0; i < s->nsnap; i++) {
+            int n = s->snap[i];
+            if (s->pst_mark[n] == s->epoch)
+                gs_hist_add_status(s, &s->pst[n]);
+            else
+                gs_hist_add_kind(s, GS_R_NOT_HELPFUL, 1);
+        }
+        gs_hist_render(s);
+        break;
+    }
+}
+
+static void next_epoch(struct gs_sched *s)
+{
+    if (++s->epoch == 0) {
+        memset(s->st_mark, 0, sizeof *s->st_mark * (size_t)s->nodes_cap);
+        memset(s->pst_mark, 0, sizeof *s->pst_mark * (size_t)s->nodes_cap);
+        s->epoch = 1;
+    }
+}
+
+void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
+{
+    const struct gs_world *w = s->w;
+    const struct gs_sched_config *c = &s->cfg;
+    memset(out, 0, sizeof *out);
+    out->node = -1;
+    out->nominated_node = -1;
+    s->oom = false;
+    s->restricted = false;
+    s->prefilter_reject = false;
+    if (ensure_nodes(s)) {
+        out->message = oom_message;
+        return;
+    }
+    next_epoch(s);
+
+    /* The snapshot: the registered nodes. */
+    s->nsnap = 0;
+    for (int i = 0; i < w->nnodes; i++)
+        if (w->nodes[i].exists)
+            s->snap[s->nsnap++] = i;
+    if (s->nsnap == 0) {
+        out->message = GS_MSG_NO_NODES;
+        return;
+    }
+
+    struct gs_podctx pc;
+    gs_sched_podctx(s, p, &pc);
+    const struct gs_pod *pod = &w->pods[p];
+    if ((pod->nominated_node >= 0 && gs_sched_track_nominated(s, p)) || setup_nominated(s, &pc)) {
+        s->oom = true;
+        goto done;
+    }
+
+    /* PreFilter: NodeAffinity may restrict the nodes (matchFields metadata.name) or reject. */
+    int nexplicit = 0;
+    int pre = 0;
+    if (c->filter_enabled[GS_PL_NODE_AFFINITY] && pc.affinity_filter)
+        pre = gs_affinity_prefilter(pc.t);
+    if (pre < 0) {
+        /* UnschedulableAndUnresolvable for every node: no histogram, no preemption victims. */
+        s->prefilter_reject = true;
+        out->unsched_plugins |= 1u << GS_PL_NODE_AFFINITY;
+        struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
+                              .plugin = GS_PL_NODE_AFFINITY,
+                              .kind = GS_R_AFFINITY};
+        for (int i = 0; i < s->nsnap; i++) {
+            st.node = s->snap[i];
+            set_status(s, s->snap[i], &st, &nexplicit);
+        }
+        fit_error(s, &pc, out);
+        goto done;
+    }
+    s->ncand = 0;
+    if (pre > 0) {
+        s->restricted = true;
+        out->unsched_plugins |= 1u << GS_PL_NODE_AFFINITY;
+        for (int i = 0; i < s->nsnap; i++) {
+            int n = s->snap[i];
+            if (gs_affinity_name_allowed(pc.t, w->nodes[n].name)) {
+                s->cand[s->ncand++] = n;
+            } else if (c->k8s_minor < 31) {
+                /* 1.28-1.30 (kubernetes PR 119779): an explicit UnschedulableAndUnresolvable status. */
+                struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                      .plugin = GS_PL_NODE_AFFINITY,
+                                      .kind = GS_R_PREFILTER_EXCLUDED,
+                                      .node = n};
+                set_status(s, n, &st, &nexplicit);
+            }
+        }
+    } else {
+        memcpy(s->cand, s->snap, sizeof *s->cand * (size_t)s->nsnap);
+        s->ncand = s->nsnap;
+    }
+
+    /* The nominated node first (evaluateNominatedNode): if it passes, it is chosen. */
+    int nn = pod->nominated_node;
+    if (nn >= 0 && nn < w->nnodes && w->nodes[nn].exists) {
+        struct gs_fstat st;
+        gs_sched_run_filters_nominated(s, &pc, nn, NULL, &st);
+        if (st.code == GS_ST_SUCCESS) {
+            out->node = nn;
+            out->feasible = 1;
+            out->evaluated = 1 + nexplicit;
+            goto done;
+        }
+        set_status(s, nn, &st, &nexplicit);
+        out->unsched_plugins |= 1u << st.plugin;
+    }
+
+    /* findNodesThatPassFilters. */
+    int to_find = has_scoring(c) ? gs_sched_num_feasible_to_find(c, s->ncand) : 1;
+    s->nfeasible = 0;
+    for (int i = 0; i < s->ncand && s->nfeasible < to_find; i++) {
+        int n = s->cand[(int)(((int64_t)s->next_start + i) % s->ncand)];
+        struct gs_fstat st;
+        gs_sched_run_filters_nominated(s, &pc, n, NULL, &st);
+        if (st.code == GS_ST_SUCCESS) {
+            s->feasible[s->nfeasible++] = n;
+        } else {
+            set_status(s, n, &st, &nexplicit);
+            out->unsched_plugins |= 1u << st.plugin;
+        }
+    }
+    /* nextStartNodeIndex advances by the nodes processed, modulo len(allNodes) from 1.31 and
+     * len(nodes) (the PreFilterResult subset) before. */
+    int processed = s->nfeasible + nexplicit;
+    int mod = c->k8s_minor >= 31 ? s->nsnap : s->ncand;
+    if (mod > 0)
+        s->next_start = (int)(((int64_t)s->next_start + processed) % mod);
+    out->feasible = s->nfeasible;
+    out->evaluated = processed;
+
+    if (s->nfeasible == 0) {
+        fit_error(s, &pc, out);
+    } else if (s->nfeasible == 1) {
+        out->node = s->feasible[0];
+    } else {
+        if (gs_sched_score_all(s, &pc, s->feasible, s->nfeasible)) {
+            s->oom = true;
+            goto done;
+        }
+        int best = select_host(s, s->feasible, s->nfeasible);
+        out->node = s->feasible[best];
+        out->score = s->sc_total[best];
+    }
+
+done:
+    clear_nominated(s);
+    if (s->oom) {
+        memset(out, 0, sizeof *out);
+        out->node = -1;
+        out->nominated_node = -1;
+        out->message = oom_message;
+    } else if (out->node < 0 && !out->message) {
+        out->message = s->msg;
+    }
+}
+
+/* ------------------------------------------------------------------ for tests and explain */
+
+void gs_sched_filter_node(struct gs_sched *s, int p, int node, struct gs_node_status *out)
+{
+    struct gs_podctx pc;
+    struct gs_fstat st;
+    gs_sched_podctx(s, p, &pc);
+    gs_sched_run_filters(s, &pc, node, NULL, &st);
+    memset(out, 0, sizeof *out);
+    out->code = (enum gs_status_code)st.code;
+    out->plugin = (enum gs_plugin)st.plugin;
+    if (st.code != GS_ST_SUCCESS)
+        out->nreasons = gs_fstat_reasons(s, &st, out->reasons, GS_MAX_REASONS, s->taint_reason,
+                                         sizeof s->taint_reason);
+}
+
+int64_t gs_sched_score_node(struct gs_sched *s, int p, const int *feasible, int nfeasible, int node)
+{
+    struct gs_podctx pc;
+    gs_sched_podctx(s, p, &pc);
+    int at = -1;
+    for (int i = 0; i < nfeasible && at < 0; i++)
+        if (feasible[i] == node)
+            at = i;
+    if (at < 0 || gs_sched_score_all(s, &pc, feasible, nfeasible))
+        return -1;
+    return s->sc_total[at];
+}

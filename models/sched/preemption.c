@@ -1,0 +1,286 @@
+/* DefaultPreemption PostFilter: kubernetes pkg/scheduler/framework/plugins/defaultpreemption/
+ * default_preemption.go (PodEligibleToPreemptOthers, SelectVictimsOnNode,
+ * GetOffsetAndNumCandidates) and pkg/scheduler/framework/preemption/preemption.go (Preempt,
+ * findCandidates, nodesWherePreemptionMightHelp, DryRunPreemption, SelectCandidate,
+ * pickOneNodeForPreemption, prepareCandidate's nominated-pod clearing) and
+ * pkg/scheduler/util (MoreImportantPod, GetEarliestPodStartTime).
+ *
+ * - Not eligible: preemptionPolicy Never; or the pod's nominated node (unless this cycle found
+ *   it UnschedulableAndUnresolvable) holds a lower-priority pod terminating because of
+ *   preemption (struct gs_pod.terminating).
+ * - Potential nodes: only those whose filter status is Unschedulable; every other node is
+ *   "Preemption is not helpful for scheduling".
+ * - Dry run per potential node, from a random offset (offset 0 with tiebreak_first), stopping
+ *   once max(10 % of the potential nodes, 100) (capped) candidates exist: remove every pod with
+ *   a strictly lower priority; none → "No preemption victims found for incoming pod"; still
+ *   does not fit (filters with nominated pods) → that node's filter status; else add the pods
+ *   back by importance (higher priority, then earlier start) and keep as victims those that
+ *   do not fit back.
+ * - Choice: lowest highest-victim priority, then smallest Σ(priority + 2^31), then fewest
+ *   victims, then latest earliest start time among the highest-priority victims, then first in
+ *   the dry-run order (upstream walks a Go map there: random). gpusim has no
+ *   PodDisruptionBudgets, so the PDB rules never decide.
+ */
+#include <string.h>
+
+#include "gpusim/error.h"
+#include "sched_internal.h"
+
+/* GetPodStartTime: a pod that has not started counts as started "now", after every start. */
+static gs_time start_of(const struct gs_pod *p)
+{
+    return p->started_us >= 0 ? p->started_us : GS_TIME_MAX;
+}
+
+/* MoreImportantPod: higher priority first, then the earlier start time; then the pod index so
+ * the order is total (upstream's sort.Slice leaves equal pods in an unspecified order). */
+static bool more_important(const struct gs_world *w, int ia, int ib)
+{
+    const struct gs_pod *pa = &w->pods[ia], *pb = &w->pods[ib];
+    if (pa->tmpl->priority != pb->tmpl->priority)
+        return pa->tmpl->priority > pb->tmpl->priority;
+    gs_time sa = start_of(pa), sb = start_of(pb);
+    if (sa != sb)
+        return sa < sb;
+    return ia < ib;
+}
+
+/* Insertion sort: the pods of one node are few. */
+static void sort_by_importance(const struct gs_world *w, int *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int x = v[i], j = i;
+        while (j > 0 && more_important(w, x, v[j - 1])) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
+
+static void adj_pod(struct gs_adj *a, const struct gs_pod *p, int nres, int sign)
+{
+    a->npods += sign;
+    for (int r = 0; r < nres; r++)
+        a->req.v[r] += sign * p->tmpl->requests.v[r];
+}
+
+static void set_pst(struct gs_sched *s, int node, const struct gs_fstat *st)
+{
+    s->pst[node] = *st;
+    s->pst_mark[node] = s->epoch;
+}
+
+/* SelectVictimsOnNode: adds a candidate, or records why the node cannot be one. */
+static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int node)
+{
+    const struct gs_world *w = s->w;
+    const struct gs_node *n = &w->nodes[node];
+    if (gs_sched_grow((void **)&s->pvict, &s->pvict_cap, n->npods + 1, sizeof *s->pvict))
+        return GS_ENOMEM;
+    struct gs_adj adj;
+    memset(&adj, 0, sizeof adj);
+    int npv = 0;
+    for (int q = n->first_pod; q >= 0; q = w->pods[q].next_on_node)
+        if (w->pods[q].tmpl->priority < pc->prio) {
+            s->pvict[npv++] = q;
+            adj_pod(&adj, &w->pods[q], pc->nres, -1);
+        }
+    struct gs_fstat st;
+    if (npv == 0) {
+        st = (struct gs_fstat){.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
+                               .plugin = GS_PL_DEFAULT_PREEMPTION,
+                               .kind = GS_R_NO_VICTIMS,
+                               .node = node};
+        set_pst(s, node, &st);
+        return 0;
+    }
+    gs_sched_run_filters_nominated(s, pc, node, &adj, &st);
+    if (st.code != GS_ST_SUCCESS) {
+        set_pst(s, node, &st);
+        return 0;
+    }
+    sort_by_importance(w, s->pvict, npv);
+    if (gs_sched_grow((void **)&s->cand_victims, &s->cand_victims_cap, s->ncand_victims + npv,
+                      sizeof *s->cand_victims) ||
+        gs_sched_grow((void **)&s->cands, &s->cands_cap, s->ncands + 1, sizeof *s->cands))
+        return GS_ENOMEM;
+    int first = s->ncand_victims;
+    for (int i = 0; i < npv; i++) {
+        const struct gs_pod *v = &w->pods[s->pvict[i]];
+        adj_pod(&adj, v, pc->nres, +1);
+        gs_sched_run_filters_nominated(s, pc, node, &adj, &st);
+        if (st.code != GS_ST_SUCCESS) {
+            adj_pod(&adj, v, pc->nres, -1);
+            s->cand_victims[s->ncand_victims++] = s->pvict[i];
+        }
+    }
+    if (s->ncand_victims == first) {
+        /* Every pod fits back: the pod fits as is, which the filters already denied. Upstream
+         * reports an error status here; it cannot happen with the filters gpusim models. */
+        st = (struct gs_fstat){.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
+                               .plugin = GS_PL_DEFAULT_PREEMPTION,
+                               .kind = GS_R_NO_VICTIMS,
+                               .node = node};
+        set_pst(s, node, &st);
+        return 0;
+    }
+    s->cands[s->ncands++] = (struct gs_candidate){.node = node, .first = first, .nvictims = s->ncand_victims - first};
+    return 0;
+}
+
+/* The keys of pickOneNodeForPreemption's rules (without the PDB rule). */
+struct cand_key {
+    int32_t highest;   /* priority of the most important victim (lower is better) */
+    int64_t sum;       /* Σ(priority + 2^31) (lower is better) */
+    int count;         /* victims (fewer is better) */
+    gs_time earliest;  /* earliest start among the highest-priority victims (later is better) */
+};
+
+static struct cand_key key_of(const struct gs_sched *s, const struct gs_candidate *c)
+{
+    const struct gs_world *w = s->w;
+    const int *v = &s->cand_victims[c->first];
+    struct cand_key k = {0};
+    k.highest = w->pods[v[0]].tmpl->priority;
+    k.count = c->nvictims;
+    int32_t maxp = k.highest;
+    k.earliest = start_of(&w->pods[v[0]]);
+    for (int i = 0; i < c->nvictims; i++) {
+        const struct gs_pod *p = &w->pods[v[i]];
+        k.sum += (int64_t)p->tmpl->priority + ((int64_t)INT32_MAX + 1);
+        if (p->tmpl->priority == maxp) {
+            if (start_of(p) < k.earliest)
+                k.earliest = start_of(p);
+        } else if (p->tmpl->priority > maxp) {
+            maxp = p->tmpl->priority;
+            k.earliest = start_of(p);
+        }
+    }
+    return k;
+}
+
+static bool better(const struct cand_key *a, const struct cand_key *b)
+{
+    if (a->highest != b->highest)
+        return a->highest < b->highest;
+    if (a->sum != b->sum)
+        return a->sum < b->sum;
+    if (a->count != b->count)
+        return a->count < b->count;
+    return a->earliest > b->earliest;
+}
+
+/* PodEligibleToPreemptOthers. */
+static bool eligible(struct gs_sched *s, const struct gs_podctx *pc, enum gs_preempt_outcome *why)
+{
+    const struct gs_world *w = s->w;
+    if (pc->t->preemption_policy == GS_PREEMPT_NEVER) {
+        *why = GS_PE_NOT_ELIGIBLE_NEVER;
+        return false;
+    }
+    int nn = w->pods[pc->pod].nominated_node;
+    if (nn < 0 || nn >= w->nnodes || !w->nodes[nn].exists)
+        return true;
+    /* The nominated node's status this cycle: explicit, or the PreFilterResult's absent status
+     * (1.31+), which is UnschedulableAndUnresolvable. */
+    bool uu;
+    if (s->st_mark[nn] == s->epoch)
+        uu = s->st[nn].code == GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE;
+    else
+        uu = s->restricted && s->cfg.k8s_minor >= 31;
+    if (uu)
+        return true;
+    for (int q = w->nodes[nn].first_pod; q >= 0; q = w->pods[q].next_on_node) {
+        const struct gs_pod *qp = &w->pods[q];
+        if (qp->tmpl->priority < pc->prio && qp->terminating) {
+            *why = GS_PE_NOT_ELIGIBLE_TERMINATING;
+            return false;
+        }
+    }
+    return true;
+}
+
+enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_podctx *pc,
+                                         struct gs_cycle_result *out)
+{
+    const struct gs_world *w = s->w;
+    enum gs_preempt_outcome why = GS_PE_NO_CANDIDATES;
+    if (!eligible(s, pc, &why))
+        return why;
+
+    /* nodesWherePreemptionMightHelp. */
+    s->npotential = 0;
+    for (int i = 0; i < s->nsnap; i++) {
+        int n = s->snap[i];
+        if (s->st_mark[n] == s->epoch && s->st[n].code == GS_ST_UNSCHEDULABLE) {
+            s->potential[s->npotential++] = n;
+        } else {
+            struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                  .plugin = GS_PL_DEFAULT_PREEMPTION,
+                                  .kind = GS_R_NOT_HELPFUL,
+                                  .node = n};
+            set_pst(s, n, &st);
+        }
+    }
+    if (s->npotential == 0) {
+        out->clear_nomination = true;
+        return GS_PE_NO_CANDIDATES;
+    }
+
+    /* GetOffsetAndNumCandidates, then the dry run. */
+    int np = s->npotential;
+    int64_t want = (int64_t)np * s->cfg.min_candidate_nodes_percentage / 100;
+    if (want < s->cfg.min_candidate_nodes_absolute)
+        want = s->cfg.min_candidate_nodes_absolute;
+    if (want > np)
+        want = np;
+    int offset = 0;
+    if (!s->cfg.tiebreak_first && s->rng && np > 1)
+        offset = (int)gs_rng_uniform_int(s->rng, GS_STREAM_TIEBREAK, (uint64_t)np);
+    s->ncands = 0;
+    s->ncand_victims = 0;
+    for (int i = 0; i < np && s->ncands < want; i++) {
+        if (select_victims(s, pc, s->potential[(offset + i) % np])) {
+            s->oom = true;
+            return GS_PE_NO_CANDIDATES;
+        }
+    }
+    if (s->ncands == 0) {
+        out->clear_nomination = true;
+        return GS_PE_NO_CANDIDATES;
+    }
+
+    /* SelectCandidate. */
+    int best = 0;
+    struct cand_key bk = key_of(s, &s->cands[0]);
+    for (int i = 1; i < s->ncands; i++) {
+        struct cand_key k = key_of(s, &s->cands[i]);
+        if (better(&k, &bk)) {
+            best = i;
+            bk = k;
+        }
+    }
+    const struct gs_candidate *c = &s->cands[best];
+    if (gs_sched_grow((void **)&s->victims, &s->victims_cap, c->nvictims, sizeof *s->victims) ||
+        gs_sched_grow((void **)&s->lost, &s->lost_cap, s->nnominated + 1, sizeof *s->lost) ||
+        gs_sched_track_nominated(s, pc->pod)) {
+        s->oom = true;
+        return GS_PE_NO_CANDIDATES;
+    }
+    memcpy(s->victims, &s->cand_victims[c->first], sizeof *s->victims * (size_t)c->nvictims);
+    out->nominated_node = c->node;
+    out->victims = s->victims;
+    out->nvictims = c->nvictims;
+    /* prepareCandidate: lower-priority pods nominated to that node lose their nomination. */
+    out->lost = s->lost;
+    out->nlost = 0;
+    for (int i = 0; i < s->nnominated; i++) {
+        int q = s->nominated[i];
+        const struct gs_pod *qp = &w->pods[q];
+        if (q != pc->pod && qp->nominated_node == c->node && qp->node < 0 && !qp->deleted &&
+            qp->tmpl->priority < pc->prio)
+            s->lost[out->nlost++] = q;
+    }
+    return GS_PE_CANDIDATE;
+}

@@ -1,0 +1,496 @@
+/* gpusim: the run summary (`gpusim report`, and what `gpusim run` prints at the end).
+ *
+ * Reads only the trace database, read-only, so it works on any trace: finished, interrupted,
+ * killed (status still 'running'), or copied from elsewhere. Every query has an ORDER BY
+ * that makes the output depend only on the database's contents.
+ */
+#include "gpusim/report.h"
+
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusim/error.h"
+#include "gpusim/quantity.h"
+#include "gpusim/trace.h"
+
+/* Pods (or objects) listed per section before "... and N more". */
+#define GS_REPORT_LIST_MAX 10
+
+struct gs_report {
+    sqlite3 *db;
+    const char *path;
+    FILE *out;
+    char *errbuf;
+    int errlen;
+    int64_t end_us; /* run.end_us, or the latest time in the trace when the run did not end */
+    int end_known;  /* end_us came from run.end_us */
+};
+
+static int report_err(struct gs_report *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int report_err(struct gs_report *r, int code, const char *fmt, ...)
+{
+    if (r->errbuf && r->errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->errbuf, (size_t)r->errlen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+static int sql_err(struct gs_report *r)
+{
+    return report_err(r, GS_ESQL, "trace '%s': %s", r->path, sqlite3_errmsg(r->db));
+}
+
+static int prep(struct gs_report *r, const char *sql, sqlite3_stmt **st)
+{
+    if (sqlite3_prepare_v2(r->db, sql, -1, st, NULL) != SQLITE_OK) {
+        *st = NULL;
+        return sql_err(r);
+    }
+    return 0;
+}
+
+/* 1: a row is ready; 0: no more rows (the statement is finalized); <0: error (finalized). */
+static int next_row(struct gs_report *r, sqlite3_stmt **st)
+{
+    int rc = sqlite3_step(*st);
+    if (rc == SQLITE_ROW)
+        return 1;
+    int ret = rc == SQLITE_DONE ? 0 : sql_err(r);
+    sqlite3_finalize(*st);
+    *st = NULL;
+    return ret;
+}
+
+/* The first column of the first row of `sql` as an integer (0 when NULL or no row). */
+static int query_int(struct gs_report *r, const char *sql, int64_t *v)
+{
+    sqlite3_stmt *st;
+    int rc = prep(r, sql, &st);
+    if (rc != 0)
+        return rc;
+    *v = 0;
+    rc = next_row(r, &st);
+    if (rc == 1) {
+        *v = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        rc = 0;
+    }
+    return rc;
+}
+
+/* run.<key> as a malloc'd string in *v (NULL when absent). */
+static int run_value(struct gs_report *r, const char *key, char **v)
+{
+    sqlite3_stmt *st;
+    *v = NULL;
+    int rc = prep(r, "SELECT value FROM run WHERE key = ?1", &st);
+    if (rc != 0)
+        return rc;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    rc = next_row(r, &st);
+    if (rc <= 0)
+        return rc;
+    const char *s = (const char *)sqlite3_column_text(st, 0);
+    if (s && !(*v = strdup(s)))
+        rc = report_err(r, GS_ENOMEM, "out of memory");
+    else
+        rc = 0;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
+{
+    const char *s = (const char *)sqlite3_column_text(st, col);
+    return s && s[0] ? s : dflt;
+}
+
+static void fmt_duration(int64_t us, char *buf, size_t n)
+{
+    if (gs_duration_format(us, buf, n) < 0)
+        snprintf(buf, n, "%" PRId64 "us", us);
+}
+
+static const char *plural(int64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* Open read-only and check that this is a trace this gpusim can read. */
+static int open_trace(struct gs_report *r)
+{
+    int rc = sqlite3_open_v2(r->path, &r->db, SQLITE_OPEN_READONLY, NULL);
+    if (rc != SQLITE_OK) {
+        int sys = r->db ? sqlite3_system_errno(r->db) : 0;
+        return report_err(r, GS_EIO, "cannot open trace '%s': %s", r->path,
+                          sys ? strerror(sys) : r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(r->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW) {
+        int code = sqlite3_errcode(r->db);
+        sqlite3_finalize(st);
+        if (code == SQLITE_NOTADB)
+            return report_err(r, GS_EINVAL, "'%s' is not a gpusim trace (not an SQLite database)",
+                              r->path);
+        return report_err(r, GS_EIO, "cannot read trace '%s': %s", r->path, sqlite3_errmsg(r->db));
+    }
+    int version = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (version == 0)
+        return report_err(r, GS_EINVAL, "'%s' is not a gpusim trace (no schema version)", r->path);
+    if (version > GS_TRACE_SCHEMA_VERSION)
+        return report_err(r, GS_ENOTSUP,
+                          "trace '%s' has schema version %d; this gpusim reads versions up to %d",
+                          r->path, version, GS_TRACE_SCHEMA_VERSION);
+    return 0;
+}
+
+static int print_header(struct gs_report *r)
+{
+    static const char *const keys[] = {"scenario", "seed",   "kubernetesVersion", "status",
+                                       "end_us",   "events", "error"};
+    enum { K_SCENARIO, K_SEED, K_KUBE, K_STATUS, K_END, K_EVENTS, K_ERROR, K_COUNT };
+    char *v[K_COUNT] = {0};
+    int rc = 0;
+    for (int i = 0; i < K_COUNT && rc == 0; i++)
+        rc = run_value(r, keys[i], &v[i]);
+
+    char *end = NULL;
+    if (rc == 0 && v[K_END]) {
+        r->end_us = strtoll(v[K_END], &end, 10);
+        r->end_known = end != v[K_END] && *end == '\0';
+    }
+    if (rc == 0 && !r->end_known) {
+        /* Killed runs have no end_us: the latest committed time is the best answer. */
+        rc = query_int(r,
+                       "SELECT max(t) FROM (SELECT max(t_us) AS t FROM sample"
+                       " UNION ALL SELECT max(last_us) FROM pod_event"
+                       " UNION ALL SELECT max(t_us) FROM node_event"
+                       " UNION ALL SELECT max(t_us) FROM object)",
+                       &r->end_us);
+    }
+    if (rc == 0) {
+        const char *status = v[K_STATUS] ? v[K_STATUS] : "unknown";
+        char dur[64];
+        fmt_duration(r->end_us, dur, sizeof dur);
+        fprintf(r->out, "Scenario:    %s\n", v[K_SCENARIO] ? v[K_SCENARIO] : "?");
+        fprintf(r->out, "Seed:        %s\n", v[K_SEED] ? v[K_SEED] : "?");
+        fprintf(r->out, "Kubernetes:  %s\n", v[K_KUBE] ? v[K_KUBE] : "?");
+        fprintf(r->out, "Status:      %s\n", status);
+        if (strcmp(status, "complete") != 0)
+            fprintf(r->out, "run incomplete: status=%s\n", status);
+        if (v[K_ERROR]) /* the trace writer's own failure (disk full, ...) */
+            fprintf(r->out, "Error:       %s\n", v[K_ERROR]);
+        fprintf(r->out, "Simulated:   %s%s", dur, r->end_known ? "" : " (last committed)");
+        if (v[K_EVENTS])
+            fprintf(r->out, ", %s events dispatched", v[K_EVENTS]);
+        fputc('\n', r->out);
+    }
+    for (int i = 0; i < K_COUNT; i++)
+        free(v[i]);
+    return rc;
+}
+
+#define GS_REPORT_POOL_NAME "CASE WHEN coalesce(pool, '') = '' THEN '(no pool)' ELSE pool END"
+
+static int print_nodes(struct gs_report *r)
+{
+    int64_t total, width;
+    int rc = query_int(r, "SELECT count(*) FROM node", &total);
+    if (rc == 0)
+        rc = query_int(r, "SELECT max(length(" GS_REPORT_POOL_NAME ")) FROM node", &width);
+    if (rc != 0)
+        return rc;
+    fprintf(r->out, "Nodes:       %" PRId64 "\n", total);
+
+    sqlite3_stmt *pools = NULL, *first_all = NULL, *last = NULL;
+    rc = prep(r,
+              "SELECT coalesce(pool, ''), " GS_REPORT_POOL_NAME ", count(*),"
+              " coalesce(sum(gpu_count), 0),"
+              " count(DISTINCT CASE WHEN gpu_count > 0 THEN gpu_product END),"
+              " min(CASE WHEN gpu_count > 0 THEN gpu_product END)"
+              " FROM node GROUP BY coalesce(pool, '') ORDER BY min(id)",
+              &pools);
+    /* Readiness comes from the per-pool samples: the first time all of the pool's nodes were
+     * ready, else how many were ready at the last sample. */
+    if (rc == 0)
+        rc = prep(r, "SELECT min(t_us) FROM sample WHERE pool = ?1 AND nodes_ready >= ?2",
+                  &first_all);
+    if (rc == 0)
+        rc = prep(r, "SELECT nodes_ready FROM sample WHERE pool = ?1 ORDER BY t_us DESC, rowid DESC"
+                     " LIMIT 1",
+                  &last);
+    int more = 0;
+    while (rc == 0 && (more = next_row(r, &pools)) == 1) {
+        const char *pool = (const char *)sqlite3_column_text(pools, 0);
+        int64_t n = sqlite3_column_int64(pools, 2), gpus = sqlite3_column_int64(pools, 3);
+        int64_t nprod = sqlite3_column_int64(pools, 4);
+        fprintf(r->out, "  %-*s  %" PRId64 " %s, ", (int)width, text_or(pools, 1, ""), n,
+                plural(n, "node", "nodes"));
+        if (gpus == 0)
+            fputs("no GPUs", r->out);
+        else
+            fprintf(r->out, "%" PRId64 " %s %s", gpus, plural(gpus, "GPU", "GPUs"),
+                    nprod == 1 ? text_or(pools, 5, "") : "(mixed products)");
+
+        sqlite3_reset(last);
+        sqlite3_bind_text(last, 1, pool ? pool : "", -1, SQLITE_TRANSIENT);
+        int lrc = sqlite3_step(last);
+        if (lrc == SQLITE_ROW) {
+            int64_t ready_last = sqlite3_column_int64(last, 0);
+            sqlite3_reset(first_all);
+            sqlite3_bind_text(first_all, 1, pool ? pool : "", -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(first_all, 2, n);
+            if (sqlite3_step(first_all) != SQLITE_ROW) {
+                rc = sql_err(r);
+                break;
+            }
+            if (sqlite3_column_type(first_all, 0) != SQLITE_NULL) {
+                char dur[64];
+                fmt_duration(sqlite3_column_int64(first_all, 0), dur, sizeof dur);
+                fprintf(r->out, ", all ready at %s", dur);
+            } else {
+                fprintf(r->out, ", %" PRId64 "/%" PRId64 " ready at end", ready_last, n);
+            }
+        } else if (lrc != SQLITE_DONE) {
+            rc = sql_err(r);
+            break;
+        }
+        fputc('\n', r->out);
+    }
+    sqlite3_finalize(pools);
+    sqlite3_finalize(first_all);
+    sqlite3_finalize(last);
+    return rc != 0 ? rc : more < 0 ? more : 0;
+}
+
+static int print_pods(struct gs_report *r)
+{
+    int64_t total;
+    int rc = query_int(r, "SELECT count(*) FROM pod", &total);
+    sqlite3_stmt *st = NULL;
+    /* The five phases always, in lifecycle order, then any other value alphabetically. */
+    if (rc == 0)
+        rc = prep(r,
+                  "WITH ph(o, name) AS (VALUES (0, 'Pending'), (1, 'Running'), (2, 'Succeeded'),"
+                  " (3, 'Failed'), (4, 'Rejected'))"
+                  " SELECT o, name, (SELECT count(*) FROM pod WHERE phase = ph.name) FROM ph"
+                  " UNION ALL SELECT 5, coalesce(phase, '(none)'), count(*) FROM pod"
+                  " WHERE phase IS NULL OR phase NOT IN (SELECT name FROM ph) GROUP BY phase"
+                  " ORDER BY 1, 2",
+                  &st);
+    if (rc != 0)
+        return rc;
+    fprintf(r->out, "Pods:        %" PRId64 " (", total);
+    const char *sep = "";
+    while ((rc = next_row(r, &st)) == 1) {
+        fprintf(r->out, "%s%s %" PRId64, sep, text_or(st, 1, ""),
+                (int64_t)sqlite3_column_int64(st, 2));
+        sep = ", ";
+    }
+    fputs(")\n", r->out);
+    return rc;
+}
+
+static int print_gpus(struct gs_report *r)
+{
+    sqlite3_stmt *st;
+    int rc = prep(r,
+                  "SELECT t_us, gpus_capacity, gpus_allocated, frag_gpus FROM sample"
+                  " WHERE pool = '' ORDER BY t_us, rowid",
+                  &st);
+    if (rc != 0)
+        return rc;
+    int64_t n = 0, prev_t = 0, prev_alloc = 0, amin = 0, amax = 0, cmin = 0, cmax = 0;
+    double prev_frag = 0, fmax = 0, asum = 0, fsum = 0, aw = 0, fw = 0, wsum = 0;
+    int frag_measured = 0; /* frag_gpus is NULL until a fragmentation measure fills it */
+    while ((rc = next_row(r, &st)) == 1) {
+        int64_t t = sqlite3_column_int64(st, 0), cap = sqlite3_column_int64(st, 1);
+        int64_t alloc = sqlite3_column_int64(st, 2);
+        double frag = sqlite3_column_double(st, 3);
+        frag_measured |= sqlite3_column_type(st, 3) != SQLITE_NULL;
+        if (n > 0) {
+            /* A sample's value holds until the next sample. */
+            double dt = (double)(t - prev_t);
+            aw += (double)prev_alloc * dt;
+            fw += prev_frag * dt;
+            wsum += dt;
+        }
+        if (n == 0 || alloc < amin)
+            amin = alloc;
+        if (n == 0 || alloc > amax)
+            amax = alloc;
+        if (n == 0 || cap < cmin)
+            cmin = cap;
+        if (n == 0 || cap > cmax)
+            cmax = cap;
+        if (n == 0 || frag > fmax)
+            fmax = frag;
+        asum += (double)alloc;
+        fsum += frag;
+        prev_t = t;
+        prev_alloc = alloc;
+        prev_frag = frag;
+        n++;
+    }
+    if (rc != 0)
+        return rc;
+    if (n == 0) {
+        fputs("GPUs:        no samples\n", r->out);
+        return 0;
+    }
+    if (r->end_us > prev_t) { /* the last sample holds until the end of the run */
+        double dt = (double)(r->end_us - prev_t);
+        aw += (double)prev_alloc * dt;
+        fw += prev_frag * dt;
+        wsum += dt;
+    }
+    int weighted = wsum > 0;
+    double amean = weighted ? aw / wsum : asum / (double)n;
+    double fmean = weighted ? fw / wsum : fsum / (double)n;
+
+    fprintf(r->out, "GPUs:        capacity %" PRId64, cmax);
+    if (cmin != cmax)
+        fprintf(r->out, " (min %" PRId64 ")", cmin);
+    fprintf(r->out,
+            "; allocated min %" PRId64 ", mean %.2f, max %" PRId64 " (%smean of %" PRId64 " %s)\n",
+            amin, amean, amax, weighted ? "time-weighted " : "", n, plural(n, "sample", "samples"));
+    if (frag_measured)
+        fprintf(r->out, "Fragmented:  mean %.2f, max %.2f GPUs\n", fmean, fmax);
+    return 0;
+}
+
+/* A section listing at most GS_REPORT_LIST_MAX rows of (label, message) from `sql`, whose
+ * total is `count_sql`; nothing at all when the total is zero. */
+static int print_list(struct gs_report *r, const char *title, const char *count_sql,
+                      const char *sql)
+{
+    int64_t total;
+    int rc = query_int(r, count_sql, &total);
+    if (rc != 0 || total == 0)
+        return rc;
+    /* Two passes (width, then rows) keep the messages aligned without copying them. */
+    char *wsql = sqlite3_mprintf("SELECT max(length(label)) FROM (%s)", sql);
+    if (!wsql)
+        return report_err(r, GS_ENOMEM, "out of memory");
+    int64_t width;
+    rc = query_int(r, wsql, &width);
+    sqlite3_free(wsql);
+    sqlite3_stmt *st;
+    if (rc == 0)
+        rc = prep(r, sql, &st);
+    if (rc != 0)
+        return rc;
+    fprintf(r->out, "\n%s (%" PRId64 "):\n", title, total);
+    int64_t shown = 0;
+    while ((rc = next_row(r, &st)) == 1) {
+        fprintf(r->out, "  %-*s  %s\n", (int)width, text_or(st, 0, ""),
+                text_or(st, 1, "(no message)"));
+        shown++;
+    }
+    if (rc == 0 && total > shown)
+        fprintf(r->out, "  ... and %" PRId64 " more\n", total - shown);
+    return rc;
+}
+
+#define GS_REPORT_STR(x) GS_REPORT_XSTR(x)
+#define GS_REPORT_XSTR(x) #x
+
+static int print_pending(struct gs_report *r)
+{
+    /* pod.message is the last scheduling message; a trace whose pod rows were not rewritten
+     * at the end still has it in the pod's last FailedScheduling event. */
+    return print_list(r, "Pending", "SELECT count(*) FROM pod WHERE phase = 'Pending'",
+                      "SELECT name AS label, coalesce(nullif(message, ''),"
+                      " (SELECT e.message FROM pod_event e WHERE e.pod_id = pod.id"
+                      " AND e.reason = 'FailedScheduling' ORDER BY e.rowid DESC LIMIT 1))"
+                      " FROM pod WHERE phase = 'Pending' ORDER BY id"
+                      " LIMIT " GS_REPORT_STR(GS_REPORT_LIST_MAX));
+}
+
+static int print_rejected(struct gs_report *r)
+{
+    return print_list(
+        r, "Rejected",
+        "SELECT (SELECT count(*) FROM pod WHERE phase = 'Rejected')"
+        " + (SELECT count(*) FROM object WHERE status = 'Rejected')",
+        "SELECT label, message FROM ("
+        " SELECT 0 AS src, id AS ord, 'pod/' || name AS label, message FROM pod"
+        " WHERE phase = 'Rejected'"
+        " UNION ALL SELECT 1, rowid, kind || '/' || CASE WHEN coalesce(namespace, '')"
+        " NOT IN ('', 'default') THEN namespace || '/' ELSE '' END || name, message"
+        " FROM object WHERE status = 'Rejected')"
+        " ORDER BY src, ord LIMIT " GS_REPORT_STR(GS_REPORT_LIST_MAX));
+}
+
+static int print_checks(struct gs_report *r)
+{
+    sqlite3_stmt *st;
+    int rc = prep(r, "SELECT pass, what, detail FROM expect_check ORDER BY idx", &st);
+    if (rc != 0)
+        return rc;
+    int64_t passed = 0, failed = 0;
+    fputc('\n', r->out);
+    while ((rc = next_row(r, &st)) == 1) {
+        const char *what = text_or(st, 1, "?");
+        if (sqlite3_column_int(st, 0)) {
+            passed++;
+            fprintf(r->out, "PASS  %s\n", what);
+        } else {
+            failed++;
+            const char *detail = text_or(st, 2, NULL);
+            fprintf(r->out, "FAIL  %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+        }
+    }
+    if (rc == 0)
+        fprintf(r->out, "checks: %" PRId64 " passed, %" PRId64 " failed\n", passed, failed);
+    return rc;
+}
+
+int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errlen)
+{
+    struct gs_report r = {.path = trace_path, .out = out, .errbuf = errbuf, .errlen = errlen};
+    if (!trace_path || !out)
+        return report_err(&r, GS_EINVAL, "gs_report_summary: invalid argument");
+    int rc = open_trace(&r);
+    if (rc == 0)
+        rc = print_header(&r);
+    if (rc == 0)
+        rc = print_nodes(&r);
+    if (rc == 0)
+        rc = print_pods(&r);
+    if (rc == 0)
+        rc = print_gpus(&r);
+    if (rc == 0)
+        rc = print_pending(&r);
+    if (rc == 0)
+        rc = print_rejected(&r);
+    if (rc == 0)
+        rc = print_checks(&r);
+    sqlite3_close(r.db);
+    if (rc == 0 && (fflush(out) != 0 || ferror(out)))
+        rc = report_err(&r, GS_EIO, "cannot write the summary of '%s'", trace_path);
+    return rc;
+}
+
+int gs_report_checks_failed(const char *trace_path)
+{
+    struct gs_report r = {.path = trace_path};
+    if (!trace_path)
+        return GS_EINVAL;
+    int64_t failed = 0;
+    int rc = open_trace(&r);
+    if (rc == 0)
+        rc = query_int(&r, "SELECT count(*) FROM expect_check WHERE pass = 0", &failed);
+    sqlite3_close(r.db);
+    return rc != 0 ? rc : (int)failed;
+}

@@ -1,0 +1,14 @@
+/* gpusim version */
+#include <stdio.h>
+
+#include "gpusim/trace.h"
+#include "sim/cli/cli.h"
+
+int gs_cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("gpusim %s (scenario format gpusim/v1alpha1, trace schema %d, Kubernetes 1.28-1.35)\n",
+           GPUSIM_VERSION, GS_TRACE_SCHEMA_VERSION);
+    return GS_EXIT_OK;
+}

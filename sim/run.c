@@ -1,0 +1,837 @@
+/* A run: the event handlers that move pods and nodes through their lives, wired to the engine.
+ * The engine knows nothing of these kinds; the models (world, queue, scheduler) know nothing
+ * of the engine or the trace. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusim/error.h"
+#include "gpusim/run.h"
+#include "gpusim/validation.h"
+#include "sim/run_state.h"
+
+#define GS_DEFAULT_BACKOFF_INITIAL GS_SEC(1)
+#define GS_DEFAULT_BACKOFF_MAX GS_SEC(10)
+
+static bool is_background(uint32_t kind)
+{
+    return kind == GS_EV_FLUSH || kind == GS_EV_SAMPLE;
+}
+
+static gs_event_handle at(struct gs_runner *r, gs_time t, int32_t prio, uint32_t kind, int64_t a, int64_t b)
+{
+    gs_event_handle h = gs_engine_schedule(r->eng, t, prio, kind, a, b);
+    if (!h) {
+        r->err = GS_ENOMEM;
+        return 0;
+    }
+    if (!is_background(kind))
+        r->foreground++;
+    return h;
+}
+
+static void cancel(struct gs_runner *r, gs_event_handle *h)
+{
+    if (*h && gs_engine_cancel(r->eng, *h))
+        r->foreground--;
+    *h = 0;
+}
+
+static void trace_err(struct gs_runner *r, int rc)
+{
+    if (rc && !r->err)
+        r->err = rc;
+}
+
+static void pod_event(struct gs_runner *r, int pod, const char *reason, const char *msg)
+{
+    trace_err(r, gs_trace_pod_event(r->trace, gs_engine_now(r->eng), pod, reason, msg));
+}
+
+static void set_phase(struct gs_runner *r, int pod, enum gs_phase ph)
+{
+    struct gs_pod *p = &r->w->pods[pod];
+    if (!p->deleted)
+        r->phase_count[p->phase]--;
+    p->phase = ph;
+    if (!p->deleted)
+        r->phase_count[ph]++;
+}
+
+/* ------------------------------------------------------------------ the scheduler side */
+
+static void want_cycle(struct gs_runner *r)
+{
+    if (!r->sched_ev && gs_queue_active_len(r->queue) > 0)
+        r->sched_ev = at(r, gs_engine_now(r->eng), GS_PRIO_SCHED, GS_EV_SCHED, 0, 0);
+}
+
+static void want_flush(struct gs_runner *r)
+{
+    if (r->flush_ev || gs_queue_waiting_len(r->queue) == 0)
+        return;
+    /* The flush runs every 30 s from the start, like the scheduler's wait.Until loop. */
+    gs_time now = gs_engine_now(r->eng);
+    gs_time t = (now / GS_QUEUE_FLUSH_PERIOD + 1) * GS_QUEUE_FLUSH_PERIOD;
+    r->flush_ev = at(r, t, GS_PRIO_QUEUE, GS_EV_FLUSH, 0, 0);
+}
+
+static void schedule_backoffs(struct gs_runner *r, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const struct gs_pod *p = &r->w->pods[r->scratch[i]];
+        at(r, p->backoff_until, GS_PRIO_QUEUE, GS_EV_BACKOFF, r->scratch[i], p->attempts);
+    }
+}
+
+static int ensure_scratch(struct gs_runner *r)
+{
+    if (r->scratch_cap >= r->w->npods)
+        return 0;
+    int cap = r->scratch_cap ? r->scratch_cap : 256;
+    while (cap < r->w->npods)
+        cap *= 2;
+    int *s = realloc(r->scratch, sizeof *s * (size_t)cap);
+    if (!s)
+        return r->err = GS_ENOMEM;
+    r->scratch = s;
+    r->scratch_cap = cap;
+    return 0;
+}
+
+static void cluster_event(struct gs_runner *r, enum gs_cluster_event ev)
+{
+    if (ensure_scratch(r))
+        return;
+    int nb = 0;
+    gs_queue_on_event(r->queue, ev, gs_engine_now(r->eng), r->scratch, r->scratch_cap, &nb);
+    schedule_backoffs(r, nb);
+    want_cycle(r);
+}
+
+/* ------------------------------------------------------------------ nodes */
+
+static const char *itoa_arena(struct gs_runner *r, int64_t v)
+{
+    return gs_arena_printf(&r->w->arena, "%lld", (long long)v);
+}
+
+static void node_event(struct gs_runner *r, int node, const char *kind, const char *subject, const char *value)
+{
+    trace_err(r, gs_trace_node_event(r->trace, gs_engine_now(r->eng), node, kind, subject, value));
+}
+
+/* Without a GPU Operator the node's GPUs are advertised as it joins, with the labels GPU
+ * feature discovery would have set (reference gpu-operator.md §4). */
+static void advertise_gpus(struct gs_runner *r, int ni)
+{
+    struct gs_node *n = &r->w->nodes[ni];
+    if (n->gpu_count <= 0 || r->gpu_res < 0)
+        return;
+    n->capacity.v[r->gpu_res] = n->gpu_count;
+    n->allocatable.v[r->gpu_res] = n->gpu_count;
+    const char *count = itoa_arena(r, n->gpu_count);
+    gs_labels_set(&n->labels, &r->w->arena, "nvidia.com/gpu.present", "true");
+    gs_labels_set(&n->labels, &r->w->arena, "nvidia.com/gpu.count", count);
+    if (n->gpu_product)
+        gs_labels_set(&n->labels, &r->w->arena, "nvidia.com/gpu.product", n->gpu_product);
+    node_event(r, ni, "Allocatable", "nvidia.com/gpu", count);
+    if (n->schedulable_at < 0)
+        n->schedulable_at = gs_engine_now(r->eng);
+}
+
+static int add_node(struct gs_runner *r, int pool)
+{
+    int idx = r->next_index[pool]++;
+    int ni = gs_world_add_node(r->w, pool, idx, gs_engine_now(r->eng));
+    if (ni < 0) {
+        r->err = ni;
+        return ni;
+    }
+    struct gs_node *n = &r->w->nodes[ni];
+    gs_labels_set(&n->labels, &r->w->arena, "kubernetes.io/hostname", n->name);
+    const struct gs_pool *pl = &r->w->pools[pool];
+    if (pl->nodes_per_rack > 0 && pl->rack_label)
+        gs_labels_set(&n->labels, &r->w->arena, pl->rack_label,
+                      gs_arena_printf(&r->w->arena, "%s-rack-%d", pl->name, idx / pl->nodes_per_rack));
+    trace_err(r, gs_trace_node(r->trace, ni, n->name, pl->name, n->gpu_product, n->gpu_count));
+    node_event(r, ni, "Joined", pl->name, n->kernel);
+    if (n->gpu_count > 0 && n->schedulable_at < 0 && n->gpu_product == NULL)
+        n->gpu_product = NULL;
+    if (n->gpu_count == 0)
+        n->schedulable_at = gs_engine_now(r->eng);
+    advertise_gpus(r, ni);
+    return ni;
+}
+
+static void on_node_join(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)eng;
+    struct gs_runner *r = ctx;
+    if (add_node(r, (int)ev->a) >= 0)
+        cluster_event(r, GS_CE_NODE_ADD);
+}
+
+/* ------------------------------------------------------------------ pods */
+
+static void trace_pod_row(struct gs_runner *r, int pi)
+{
+    const struct gs_pod *p = &r->w->pods[pi];
+    const struct gs_pod_template *t = p->tmpl;
+    struct gs_trace_pod row = {
+        .id = pi,
+        .name = p->name,
+        .workload = p->workload >= 0 ? r->w->workloads[p->workload].name : NULL,
+        .pod_group = p->group >= 0 ? r->w->groups[p->group].name : NULL,
+        .priority = t->priority,
+        .cpu_m = t->requests.v[GS_RES_CPU],
+        .memory_b = t->requests.v[GS_RES_MEMORY],
+        .gpu = r->gpu_res >= 0 ? t->requests.v[r->gpu_res] : 0,
+        .created_us = p->created_us,
+        .scheduled_us = p->scheduled_us,
+        .started_us = p->started_us,
+        .finished_us = p->finished_us,
+        .node_id = p->node >= 0 ? p->node : p->last_node,
+        .phase = p->deleted ? "Deleted" : gs_phase_name(p->phase),
+        .message = p->message,
+    };
+    trace_err(r, gs_trace_pod(r->trace, &row));
+}
+
+static gs_time sample_duration(struct gs_runner *r, const struct gs_duration_dist *d)
+{
+    double v;
+    switch (d->kind) {
+    case GS_DIST_NONE:
+        return -1;
+    case GS_DIST_FIXED:
+        return d->fixed;
+    case GS_DIST_EXPONENTIAL:
+        v = gs_rng_exponential(r->rng, GS_STREAM_DURATIONS, (double)d->mean);
+        break;
+    case GS_DIST_LOGNORMAL:
+        v = gs_rng_lognormal(r->rng, GS_STREAM_DURATIONS, (double)d->median, d->sigma);
+        break;
+    default:
+        return -1;
+    }
+    if (!(v >= 0) || v > 9.0e18)
+        return GS_TIME_MAX / 4;
+    return (gs_time)llround(v);
+}
+
+/* Pods a workload makes over the whole run (decides `<name>` vs `<name>-<i>`). */
+static int64_t planned_pods(const struct gs_workload *wl)
+{
+    if (wl->kind == GS_WL_POD)
+        return 1;
+    if (wl->kind == GS_WL_JOB)
+        return wl->completions > 0 ? wl->completions : wl->parallelism;
+    return (int64_t)wl->replicas * (wl->arrival.count > 0 ? wl->arrival.count : 1);
+}
+
+/* The pods of one arrival form one PodGroup, named `<name>` when the workload has one arrival
+ * and `<name>-<arrival index>` otherwise (SCENARIO.md "workloads"). */
+static int join_group(struct gs_runner *r, int pi, int wi, int arrival)
+{
+    struct gs_world *w = r->w;
+    const struct gs_workload *wl = &w->workloads[wi];
+    int gi = -1;
+    for (int g = w->ngroups - 1; g >= 0 && gi < 0; g--)
+        if (w->groups[g].workload == wi && w->groups[g].arrival == arrival)
+            gi = g;
+    if (gi < 0) {
+        if (w->ngroups == w->groups_cap) {
+            int cap = w->groups_cap ? w->groups_cap * 2 : 16;
+            struct gs_group *g = realloc(w->groups, sizeof *g * (size_t)cap);
+            if (!g)
+                return GS_ENOMEM;
+            w->groups = g;
+            w->groups_cap = cap;
+        }
+        gi = w->ngroups++;
+        struct gs_group *g = &w->groups[gi];
+        g->name = wl->arrival.count > 1 ? gs_arena_printf(&w->arena, "%s-%d", wl->name, arrival) : wl->name;
+        g->workload = wi;
+        g->arrival = arrival;
+        g->min_member = wl->group_min_member;
+        g->first_pod = pi;
+        g->npods = 0;
+    }
+    w->groups[gi].npods++;
+    w->pods[pi].group = gi;
+    return gi;
+}
+
+static int create_pod(struct gs_runner *r, int wi, int arrival)
+{
+    struct gs_workload *wl = &r->w->workloads[wi];
+    char name[512];
+    if (planned_pods(wl) == 1 && wl->pods_created == 0)
+        snprintf(name, sizeof name, "%s", wl->name);
+    else
+        snprintf(name, sizeof name, "%s-%d", wl->name, wl->pods_created);
+    gs_time now = gs_engine_now(r->eng);
+    int pi = gs_world_add_pod(r->w, name, wi, &wl->tmpl, now);
+    if (pi < 0) {
+        r->err = pi;
+        return pi;
+    }
+    wl->pods_created++;
+    r->phase_count[GS_PHASE_PENDING]++;
+    struct gs_pod *p = &r->w->pods[pi];
+    p->duration_us = sample_duration(r, &wl->duration);
+    if (wl->group_min_member > 0 && join_group(r, pi, wi, arrival) < 0)
+        return r->err = GS_ENOMEM;
+    trace_pod_row(r, pi);
+    pod_event(r, pi, "Created", NULL);
+    if (wl->tmpl.invalid_detail) {
+        /* The API server refuses the pod: it never reaches the scheduler. */
+        char msg[2048];
+        gs_validation_status_message("Pod", "", p->name, wl->tmpl.invalid_detail, msg, sizeof msg);
+        p->message = gs_arena_strdup(&r->w->arena, msg);
+        set_phase(r, pi, GS_PHASE_REJECTED);
+        p->finished_us = now;
+        pod_event(r, pi, "Rejected", p->message);
+        return pi;
+    }
+    if (wl->tmpl.node_name) {
+        /* spec.nodeName set: bound directly, the scheduler is skipped (kubelet admits it). */
+        int ni = gs_world_find_node(r->w, wl->tmpl.node_name);
+        if (ni >= 0 && r->w->nodes[ni].exists) {
+            gs_world_assign(r->w, pi, ni);
+            p->scheduled_us = now;
+            pod_event(r, pi, "Scheduled", r->w->nodes[ni].name);
+            gs_time start = now + (wl->start_latency >= 0 ? wl->start_latency : r->sc->start_latency);
+            at(r, start, GS_PRIO_START, GS_EV_POD_START, pi, 0);
+        } else {
+            p->message = gs_arena_printf(&r->w->arena, "node \"%s\" not found", wl->tmpl.node_name);
+        }
+        return pi;
+    }
+    if (gs_queue_add(r->queue, pi, now))
+        return r->err = GS_ENOMEM;
+    want_cycle(r);
+    return pi;
+}
+
+static void on_pod_create(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)eng;
+    struct gs_runner *r = ctx;
+    create_pod(r, (int)ev->a, (int)(ev->b >> 20));
+}
+
+static int job_initial_pods(const struct gs_workload *wl)
+{
+    int n = wl->parallelism;
+    if (wl->completions > 0 && wl->completions < n)
+        n = wl->completions;
+    return n;
+}
+
+static void on_arrival(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    struct gs_runner *r = ctx;
+    int wi = (int)ev->a;
+    int arrival = (int)ev->b;
+    struct gs_workload *wl = &r->w->workloads[wi];
+    gs_time now = gs_engine_now(eng);
+    wl->arrivals_done++;
+
+    int npods = wl->replicas;
+    if (wl->kind == GS_WL_POD)
+        npods = 1;
+    if (wl->kind == GS_WL_JOB) {
+        if (wl->tmpl.invalid_detail) {
+            /* A refused Job makes no pods (SCENARIO.md: object rejected). */
+            char msg[2048];
+            gs_validation_status_message("Job", "batch", wl->name, wl->tmpl.invalid_detail, msg, sizeof msg);
+            wl->rejected = true;
+            wl->reject_message = gs_arena_strdup(&r->w->arena, msg);
+            trace_err(r, gs_trace_object(r->trace, now, "Job", "default", wl->name, "Rejected", msg));
+            return;
+        }
+        npods = job_initial_pods(wl);
+    }
+    for (int i = 0; i < npods; i++) {
+        gs_time t = now + (gs_time)i * wl->arrival.stagger;
+        if (i == 0 || wl->arrival.stagger == 0)
+            create_pod(r, wi, arrival);
+        else
+            at(r, t, GS_PRIO_CREATE, GS_EV_POD_CREATE, wi, ((int64_t)arrival << 20) | i);
+    }
+    /* The next arrival of a repeating workload. */
+    if (wl->arrival.count > 0 && arrival + 1 < wl->arrival.count) {
+        gs_time next = -1;
+        if (wl->arrival.kind == GS_ARRIVE_EVERY)
+            next = now + wl->arrival.every;
+        else if (wl->arrival.kind == GS_ARRIVE_POISSON && wl->arrival.rate_per_us > 0)
+            next = now + (gs_time)llround(
+                             gs_rng_exponential(r->rng, GS_STREAM_ARRIVALS, 1.0 / wl->arrival.rate_per_us));
+        if (next >= 0)
+            at(r, next, GS_PRIO_CREATE, GS_EV_ARRIVAL, wi, arrival + 1);
+    }
+}
+
+static void pod_terminated(struct gs_runner *r, int pi, enum gs_phase ph, const char *reason, const char *msg)
+{
+    struct gs_pod *p = &r->w->pods[pi];
+    gs_time now = gs_engine_now(r->eng);
+    cancel(r, &p->finish_ev);
+    bool held = p->node >= 0;
+    gs_world_unassign(r->w, pi);
+    gs_queue_remove(r->queue, pi);
+    set_phase(r, pi, ph);
+    p->finished_us = now;
+    pod_event(r, pi, reason, msg);
+    trace_pod_row(r, pi);
+    if (held)
+        cluster_event(r, GS_CE_ASSIGNED_POD_DELETE);
+}
+
+/* A Job creates a replacement or a further pod until `completions` pods succeeded. */
+static void job_after_pod(struct gs_runner *r, int pi, bool succeeded)
+{
+    const struct gs_pod *p = &r->w->pods[pi];
+    if (p->workload < 0)
+        return;
+    struct gs_workload *wl = &r->w->workloads[p->workload];
+    if (wl->kind != GS_WL_JOB)
+        return;
+    if (succeeded)
+        wl->succeeded++;
+    else
+        wl->failed++;
+    if (!succeeded && wl->failed > wl->backoff_limit)
+        return; /* BackoffLimitExceeded: the Job fails, no more pods */
+    int active = 0;
+    for (int i = 0; i < r->w->npods; i++) {
+        const struct gs_pod *q = &r->w->pods[i];
+        if (q->workload == p->workload && !q->deleted &&
+            (q->phase == GS_PHASE_PENDING || q->phase == GS_PHASE_RUNNING))
+            active++;
+    }
+    int want;
+    if (wl->completions > 0) {
+        int remaining = wl->completions - wl->succeeded - active;
+        want = remaining < wl->parallelism - active ? remaining : wl->parallelism - active;
+    } else {
+        /* Work queue: no new pods once one succeeded. */
+        want = wl->succeeded > 0 ? 0 : wl->parallelism - active;
+    }
+    for (int i = 0; i < want; i++)
+        create_pod(r, p->workload, 0);
+}
+
+static void on_pod_start(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    struct gs_runner *r = ctx;
+    int pi = (int)ev->a;
+    struct gs_pod *p = &r->w->pods[pi];
+    if (p->deleted || p->phase != GS_PHASE_PENDING || p->node < 0)
+        return;
+    gs_time now = gs_engine_now(eng);
+    set_phase(r, pi, GS_PHASE_RUNNING);
+    p->started_us = now;
+    pod_event(r, pi, "Started", NULL);
+    if (p->duration_us >= 0)
+        p->finish_ev = at(r, now + p->duration_us, GS_PRIO_TERMINATE, GS_EV_POD_FINISH, pi, 0);
+}
+
+static void on_pod_finish(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)eng;
+    struct gs_runner *r = ctx;
+    int pi = (int)ev->a;
+    r->w->pods[pi].finish_ev = 0;
+    pod_terminated(r, pi, GS_PHASE_SUCCEEDED, "Completed", NULL);
+    job_after_pod(r, pi, true);
+}
+
+/* A pod deleted through the API (deletePod, drain, a deleted node, preemption): it leaves the
+ * cluster; a Job replaces it. */
+static void delete_pod(struct gs_runner *r, int pi, const char *reason, const char *msg)
+{
+    struct gs_pod *p = &r->w->pods[pi];
+    if (p->deleted)
+        return;
+    bool was_active = p->phase == GS_PHASE_PENDING || p->phase == GS_PHASE_RUNNING;
+    pod_terminated(r, pi, p->phase == GS_PHASE_RUNNING ? GS_PHASE_FAILED : p->phase, reason, msg);
+    r->phase_count[p->phase]--;
+    p->deleted = true;
+    trace_pod_row(r, pi);
+    if (was_active)
+        job_after_pod(r, pi, false);
+}
+
+static void on_pod_gone(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)eng;
+    struct gs_runner *r = ctx;
+    delete_pod(r, (int)ev->a, "Deleted", "preempted: graceful termination completed");
+}
+
+/* ------------------------------------------------------------------ scheduling */
+
+static void bind(struct gs_runner *r, int pi, int ni)
+{
+    struct gs_pod *p = &r->w->pods[pi];
+    gs_time now = gs_engine_now(r->eng);
+    gs_world_assign(r->w, pi, ni);
+    p->scheduled_us = now;
+    p->message = NULL;
+    p->nominated_node = -1;
+    r->pods_scheduled++;
+    const struct gs_workload *wl = p->workload >= 0 ? &r->w->workloads[p->workload] : NULL;
+    char msg[600];
+    snprintf(msg, sizeof msg, "Successfully assigned default/%s to %s", p->name, r->w->nodes[ni].name);
+    pod_event(r, pi, "Scheduled", msg);
+    gs_time lat = wl && wl->start_latency >= 0 ? wl->start_latency : r->sc->start_latency;
+    at(r, now + lat, GS_PRIO_START, GS_EV_POD_START, pi, 0);
+}
+
+static void preempt(struct gs_runner *r, int pi, const struct gs_cycle_result *res)
+{
+    struct gs_pod *p = &r->w->pods[pi];
+    gs_time now = gs_engine_now(r->eng);
+    p->nominated_node = res->nominated_node;
+    for (int i = 0; i < res->nvictims; i++) {
+        int vi = res->victims[i];
+        struct gs_pod *v = &r->w->pods[vi];
+        if (v->terminating)
+            continue;
+        v->terminating = true;
+        char msg[600];
+        snprintf(msg, sizeof msg, "Preempted by pod default/%s on node %s", p->name,
+                 r->w->nodes[res->nominated_node].name);
+        pod_event(r, vi, "Preempted", msg);
+        at(r, now + v->tmpl->termination_grace_us, GS_PRIO_TERMINATE, GS_EV_POD_GONE, vi, 0);
+    }
+}
+
+static void on_sched(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)ev;
+    struct gs_runner *r = ctx;
+    r->sched_ev = 0;
+    int pi = gs_queue_pop(r->queue);
+    if (pi < 0)
+        return;
+    struct gs_cycle_result res;
+    gs_sched_cycle(r->sched, pi, &res);
+    r->cycles++;
+    struct gs_pod *p = &r->w->pods[pi];
+    if (res.node >= 0) {
+        bind(r, pi, res.node);
+    } else {
+        const char *prev = p->message;
+        if (!prev || strcmp(prev, res.message) != 0)
+            p->message = gs_arena_strdup(&r->w->arena, res.message);
+        pod_event(r, pi, "FailedScheduling", p->message);
+        if (res.nominated_node >= 0)
+            preempt(r, pi, &res);
+        if (gs_queue_unschedulable(r->queue, pi, res.unsched_plugins, gs_engine_now(eng)))
+            r->err = GS_ENOMEM;
+        want_flush(r);
+    }
+    want_cycle(r);
+}
+
+static void on_backoff(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    struct gs_runner *r = ctx;
+    int pi = (int)ev->a;
+    if (r->w->pods[pi].attempts != (int)ev->b)
+        return;
+    if (gs_queue_backoff_expired(r->queue, pi, gs_engine_now(eng)))
+        want_cycle(r);
+}
+
+static void on_flush(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)ev;
+    struct gs_runner *r = ctx;
+    r->flush_ev = 0;
+    if (ensure_scratch(r))
+        return;
+    int nb = 0;
+    gs_queue_flush(r->queue, gs_engine_now(eng), r->scratch, r->scratch_cap, &nb);
+    schedule_backoffs(r, nb);
+    want_cycle(r);
+    want_flush(r);
+}
+
+/* ------------------------------------------------------------------ scenario events */
+
+/* A scenario event that names something absent at its time is not an error of the scenario
+ * (nodes come and go), but the trace keeps a numbered warning for it. */
+static void warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name)
+{
+    char key[32], msg[600], t[32];
+    gs_duration_format(gs_engine_now(r->eng), t, sizeof t);
+    snprintf(key, sizeof key, "warning.%d", ++r->nwarnings);
+    snprintf(msg, sizeof msg, "line %d: at %s: %s %s not found", se->line, t, what, name);
+    trace_err(r, gs_trace_run_kv(r->trace, key, msg));
+}
+
+static int event_node(struct gs_runner *r, const struct gs_sevent *se)
+{
+    int ni = gs_world_find_node(r->w, se->node);
+    if (ni < 0 || !r->w->nodes[ni].exists) {
+        warn(r, se, "node", se->node);
+        return -1;
+    }
+    return ni;
+}
+
+static void evict_node_pods(struct gs_runner *r, int ni, const char *reason, const char *msg)
+{
+    while (r->w->nodes[ni].first_pod >= 0)
+        delete_pod(r, r->w->nodes[ni].first_pod, reason, msg);
+}
+
+static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)eng;
+    struct gs_runner *r = ctx;
+    const struct gs_sevent *se = &r->sc->events[ev->a];
+    int ni;
+    switch (se->kind) {
+    case GS_SEV_CORDON:
+    case GS_SEV_UNCORDON:
+        if ((ni = event_node(r, se)) < 0)
+            return;
+        r->w->nodes[ni].unschedulable = se->kind == GS_SEV_CORDON;
+        node_event(r, ni, "Cordon", NULL, se->kind == GS_SEV_CORDON ? "true" : "false");
+        cluster_event(r, GS_CE_NODE_TAINT);
+        break;
+    case GS_SEV_DRAIN:
+        if ((ni = event_node(r, se)) < 0)
+            return;
+        r->w->nodes[ni].unschedulable = true;
+        node_event(r, ni, "Cordon", NULL, "true");
+        evict_node_pods(r, ni, "Evicted", "drained");
+        cluster_event(r, GS_CE_NODE_TAINT);
+        break;
+    case GS_SEV_DELETE_NODE:
+        if ((ni = event_node(r, se)) < 0)
+            return;
+        evict_node_pods(r, ni, "Deleted", "node deleted");
+        r->w->nodes[ni].exists = false;
+        node_event(r, ni, "Deleted", NULL, NULL);
+        break;
+    case GS_SEV_ADD_NODES:
+        for (int i = 0; i < se->count; i++)
+            add_node(r, se->pool);
+        cluster_event(r, GS_CE_NODE_ADD);
+        break;
+    case GS_SEV_LABEL:
+        if ((ni = event_node(r, se)) < 0)
+            return;
+        for (int i = 0; i < se->set.n; i++) {
+            struct gs_node *n = &r->w->nodes[ni];
+            if (se->set.kv[i].value)
+                gs_labels_set(&n->labels, &r->w->arena, se->set.kv[i].key, se->set.kv[i].value);
+            else
+                gs_labels_del(&n->labels, se->set.kv[i].key);
+            node_event(r, ni, "Label", se->set.kv[i].key, se->set.kv[i].value);
+        }
+        cluster_event(r, GS_CE_NODE_LABEL);
+        break;
+    case GS_SEV_DELETE_POD: {
+        int pi = gs_world_find_pod(r->w, se->pod);
+        if (pi < 0 || r->w->pods[pi].deleted) {
+            warn(r, se, "pod", se->pod);
+            return;
+        }
+        delete_pod(r, pi, "Deleted", NULL);
+        break;
+    }
+    }
+}
+
+/* ------------------------------------------------------------------ sampling and checks */
+
+static void on_sample(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)ev;
+    struct gs_runner *r = ctx;
+    trace_err(r, gs_metrics_sample(r, gs_engine_now(eng)));
+    at(r, gs_engine_now(eng) + r->sc->sample_interval, GS_PRIO_SAMPLE, GS_EV_SAMPLE, 0, 0);
+}
+
+static void on_check(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)eng;
+    gs_check_eval(ctx, (int)ev->a);
+}
+
+/* ------------------------------------------------------------------ the run */
+
+static const gs_event_fn handlers[GS_EV_KINDS] = {
+    [GS_EV_NODE_JOIN] = on_node_join, [GS_EV_SCENARIO] = on_scenario, [GS_EV_POD_FINISH] = on_pod_finish,
+    [GS_EV_POD_GONE] = on_pod_gone,   [GS_EV_ARRIVAL] = on_arrival,   [GS_EV_POD_CREATE] = on_pod_create,
+    [GS_EV_POD_START] = on_pod_start, [GS_EV_BACKOFF] = on_backoff,   [GS_EV_FLUSH] = on_flush,
+    [GS_EV_SCHED] = on_sched,         [GS_EV_SAMPLE] = on_sample,     [GS_EV_CHECK] = on_check,
+};
+
+/* Every kind goes through here so the count of pending foreground events stays right. */
+static void dispatch(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    struct gs_runner *r = ctx;
+    if (!is_background(ev->kind))
+        r->foreground--;
+    gs_assert_clock_us = ev->time;
+    handlers[ev->kind](eng, ev, ctx);
+}
+
+static int setup(struct gs_runner *r)
+{
+    struct gs_world *w = r->w;
+    struct gs_scenario *sc = r->sc;
+    r->gpu_res = gs_res_intern(&w->res, &w->arena, "nvidia.com/gpu");
+    r->next_index = calloc((size_t)(w->npools ? w->npools : 1), sizeof *r->next_index);
+    r->eng = gs_engine_new(1024);
+    r->rng = gs_rng_new(sc->seed);
+    r->queue = gs_queue_new(w, GS_DEFAULT_BACKOFF_INITIAL, GS_DEFAULT_BACKOFF_MAX);
+    r->sched = gs_sched_new(w, &sc->sched, r->rng);
+    if (!r->next_index || !r->eng || !r->rng || !r->queue || !r->sched || r->gpu_res < 0)
+        return GS_ENOMEM;
+    for (int k = 1; k < GS_EV_KINDS; k++)
+        gs_engine_on(r->eng, (uint32_t)k, dispatch, r);
+
+    for (int p = 0; p < w->npools; p++)
+        for (int i = 0; i < w->pools[p].count; i++)
+            at(r, w->pools[p].join_at + (gs_time)i * w->pools[p].join_every, GS_PRIO_CLUSTER, GS_EV_NODE_JOIN, p, i);
+    for (int i = 0; i < w->nworkloads; i++)
+        if (w->workloads[i].arrival.count != 0)
+            at(r, w->workloads[i].arrival.start, GS_PRIO_CREATE, GS_EV_ARRIVAL, i, 0);
+    for (int i = 0; i < sc->nevents; i++)
+        at(r, sc->events[i].at, GS_PRIO_CLUSTER, GS_EV_SCENARIO, i, 0);
+    for (int i = 0; i < sc->nexpects; i++)
+        if (sc->expects[i].has_at)
+            at(r, sc->expects[i].at, GS_PRIO_CHECK, GS_EV_CHECK, i, 0);
+        else if (sc->expects[i].has_window)
+            at(r, sc->expects[i].to, GS_PRIO_CHECK, GS_EV_CHECK, i, 0);
+    at(r, 0, GS_PRIO_SAMPLE, GS_EV_SAMPLE, 0, 0);
+    return r->err;
+}
+
+static void teardown(struct gs_runner *r)
+{
+    gs_sched_free(r->sched);
+    gs_queue_free(r->queue);
+    gs_rng_free(r->rng);
+    gs_engine_free(r->eng);
+    free(r->next_index);
+    free(r->scratch);
+    free(r->samples);
+}
+
+static void write_run_keys(struct gs_runner *r)
+{
+    const struct gs_scenario *sc = r->sc;
+    char buf[64];
+    trace_err(r, gs_trace_run_kv(r->trace, "scenario", sc->name));
+    trace_err(r, gs_trace_run_kv(r->trace, "scenario_path", sc->path));
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)sc->seed);
+    trace_err(r, gs_trace_run_kv(r->trace, "seed", buf));
+    trace_err(r, gs_trace_run_kv(r->trace, "version", GPUSIM_VERSION));
+    snprintf(buf, sizeof buf, "1.%d", sc->k8s_minor);
+    trace_err(r, gs_trace_run_kv(r->trace, "kubernetesVersion", buf));
+    if (sc->has_horizon) {
+        snprintf(buf, sizeof buf, "%lld", (long long)sc->horizon);
+        trace_err(r, gs_trace_run_kv(r->trace, "horizon_us", buf));
+    }
+    trace_err(r, gs_trace_commit(r->trace));
+}
+
+int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_result *res, char *errbuf,
+           int errlen)
+{
+    memset(res, 0, sizeof *res);
+    struct gs_runner r = {.sc = sc, .w = &sc->world, .opts = o};
+    int rc = gs_trace_open(o->trace_path, o->trace_level, &r.trace, errbuf, errlen);
+    if (rc)
+        return rc;
+    write_run_keys(&r);
+    rc = setup(&r);
+    if (rc) {
+        snprintf(errbuf, (size_t)errlen, "%s", gs_strerror(rc));
+        teardown(&r);
+        gs_trace_close(r.trace, "failed", 0);
+        return rc;
+    }
+
+    /* Run until the horizon; without one, until only background events (samples, the queue's
+     * periodic flush) are left. */
+    gs_time horizon = sc->has_horizon ? sc->horizon : GS_TIME_MAX;
+    const char *status = "complete";
+    uint64_t next_progress = 1u << 16;
+    for (;;) {
+        if (o->stop && *o->stop) {
+            status = "interrupted";
+            break;
+        }
+        if (r.err)
+            break;
+        if (!sc->has_horizon && r.foreground == 0)
+            break;
+        gs_time t = gs_engine_peek_time(r.eng);
+        if (t == GS_TIME_MAX || t > horizon)
+            break;
+        gs_engine_step(r.eng, horizon);
+        if (gs_engine_dispatched(r.eng) >= next_progress && o->progress) {
+            o->progress(gs_engine_now(r.eng), horizon, gs_engine_dispatched(r.eng), o->progress_ctx);
+            next_progress += 1u << 16;
+        }
+    }
+    gs_time end = gs_engine_now(r.eng);
+    if (sc->has_horizon && strcmp(status, "complete") == 0 && !r.err)
+        end = horizon;
+    if (r.err) {
+        status = "failed";
+        snprintf(errbuf, (size_t)errlen, "%s", gs_strerror(r.err));
+    }
+    res->status = status;
+    res->end = end;
+    res->events = gs_engine_dispatched(r.eng);
+    res->cycles = r.cycles;
+    res->pods_scheduled = r.pods_scheduled;
+    res->pods_created = r.w->npods;
+
+    /* Final sample, final pod rows, and the checks that had no time (or whose time was not
+     * reached because the run ended earlier: the state is final then). */
+    r.end = end;
+    trace_err(&r, gs_metrics_sample(&r, end));
+    for (int i = 0; i < r.w->npods; i++)
+        trace_pod_row(&r, i);
+    if (strcmp(status, "complete") == 0)
+        for (int i = 0; i < sc->nexpects; i++)
+            if (!sc->expects[i].checked)
+                gs_check_eval(&r, i);
+    for (int i = 0; i < sc->nexpects; i++) {
+        struct gs_expect *e = &sc->expects[i];
+        res->checks_total++;
+        if (!e->pass)
+            res->checks_failed++;
+        trace_err(&r, gs_trace_check(r.trace, i, e->line, e->what, e->pass,
+                                     e->checked ? e->detail : "not evaluated: the run was interrupted"));
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)res->events);
+    trace_err(&r, gs_trace_run_kv(r.trace, "events", buf));
+    rc = r.err;
+    if (rc && gs_trace_errmsg(r.trace))
+        snprintf(errbuf, (size_t)errlen, "%s", gs_trace_errmsg(r.trace));
+    char cerr[512] = "";
+    int crc = gs_trace_finish(r.trace, status, end, cerr, sizeof cerr);
+    if (!rc && crc) {
+        rc = crc;
+        snprintf(errbuf, (size_t)errlen, "%s", cerr);
+    }
+    teardown(&r);
+    return rc;
+}

@@ -1,0 +1,93 @@
+/* gpusim internal: the state of one run, shared by run.c (event handlers), check.c (expect:)
+ * and metrics.c (samples). Not a public header. */
+#ifndef GPUSIM_RUN_STATE_H
+#define GPUSIM_RUN_STATE_H
+
+#include <stdint.h>
+
+#include "gpusim/engine.h"
+#include "gpusim/queue.h"
+#include "gpusim/rng.h"
+#include "gpusim/run.h"
+#include "gpusim/scenario.h"
+#include "gpusim/sched.h"
+#include "gpusim/trace.h"
+
+/* Event kinds, and their priority at equal times (lower runs first): cluster changes, then pod
+ * terminations, then creations, then scheduling, then sampling and checks, so a check at time
+ * t sees everything that happened at t. */
+enum gs_ev_kind {
+    GS_EV_NODE_JOIN = 1,  /* a = pool, b = index in pool */
+    GS_EV_SCENARIO,       /* a = index in sc->events */
+    GS_EV_POD_FINISH,     /* a = pod */
+    GS_EV_POD_GONE,       /* a = pod: graceful termination over (preemption victim) */
+    GS_EV_ARRIVAL,        /* a = workload, b = arrival index */
+    GS_EV_POD_CREATE,     /* a = workload, b = arrival index << 20 | pod index in arrival */
+    GS_EV_POD_START,      /* a = pod */
+    GS_EV_BACKOFF,        /* a = pod, b = attempts when it entered backoff */
+    GS_EV_FLUSH,          /* unschedulable pool leftover flush (background) */
+    GS_EV_SCHED,          /* one scheduling cycle */
+    GS_EV_SAMPLE,         /* metrics sample (background) */
+    GS_EV_CHECK,          /* a = expect index */
+    GS_EV_KINDS
+};
+
+enum {
+    GS_PRIO_CLUSTER = 0,
+    GS_PRIO_TERMINATE = 10,
+    GS_PRIO_CREATE = 20,
+    GS_PRIO_START = 30,
+    GS_PRIO_QUEUE = 40,
+    GS_PRIO_SCHED = 50,
+    GS_PRIO_SAMPLE = 80,
+    GS_PRIO_CHECK = 90,
+};
+
+/* Whole-cluster metrics at one instant (a trace sample row with pool ''). */
+struct gs_metrics {
+    gs_time t;
+    int nodes_ready;
+    int64_t gpus_capacity;
+    int64_t gpus_allocatable;
+    int64_t gpus_allocated;
+    int pods_pending;
+    int pods_running;
+};
+
+struct gs_runner {
+    struct gs_scenario *sc;
+    struct gs_world *w;
+    const struct gs_run_opts *opts;
+    struct gs_engine *eng;
+    struct gs_rng *rng;
+    struct gs_sched *sched;
+    struct gs_queue *queue;
+    struct gs_trace *trace;
+    int gpu_res;               /* index of nvidia.com/gpu */
+    int *scratch;              /* backoff out-list, sized to the pods */
+    int scratch_cap;
+    int phase_count[GS_PHASE_COUNT];
+    int64_t foreground;        /* pending events that are not background */
+    gs_event_handle sched_ev;  /* pending GS_EV_SCHED, 0 when none */
+    gs_event_handle flush_ev;
+    int *next_index;           /* per pool: index of the next node added */
+    struct gs_metrics *samples; /* whole-cluster samples, for metric windows */
+    int nsamples, samples_cap;
+    uint64_t cycles;
+    int pods_scheduled;
+    int nwarnings;
+    gs_time end;               /* end of run, once known (else -1) */
+    int err;                   /* first error inside a handler (GS_ENOMEM, GS_ESQL) */
+};
+
+/* metrics.c */
+void gs_metrics_now(const struct gs_runner *r, gs_time t, struct gs_metrics *m);
+/* Value of a camelCase metric name ("gpusAllocated") in `m`; false when unknown. */
+bool gs_metrics_get(const struct gs_metrics *m, const char *name, double *out);
+/* Write whole-cluster and per-pool sample rows for now; keep the whole-cluster one. */
+int gs_metrics_sample(struct gs_runner *r, gs_time t);
+
+/* check.c: evaluate sc->expects[i] against the current state (fills pass, detail). */
+void gs_check_eval(struct gs_runner *r, int i);
+
+#endif

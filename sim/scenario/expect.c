@@ -1,0 +1,414 @@
+/* spec.expect: the checks `gpusim run` makes (pod, pods, node, object, metric, podGroup). */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/scenario/decode.h"
+#include "sim/scenario/podspec.h"
+
+static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
+{
+    return gs_error_set(d->err, GS_ENOMEM, n ? n->file : "", n ? n->line : 0, n ? n->col : 0,
+                        "out of memory");
+}
+
+/* The kinds, in the order of enum gs_expect_kind. */
+static const char *const kinds[] = {"pod", "pods", "node", "object", "metric", "podGroup", NULL};
+
+/* Sample columns of the trace, camelCase (DESIGN.md, table sample). */
+static const char *const metrics[] = {"gpusAllocated", "gpusAllocatable", "gpusCapacity", "podsPending",
+                                      "podsRunning",   "nodesReady",      "fragGpus",     NULL};
+
+static const char *const phases[] = {"Pending", "Running", "Succeeded", "Failed", "Rejected", NULL};
+static const char *const group_phases[] = {"Pending", "Running", "Succeeded", "Failed", NULL};
+
+static int str(struct gs_ydec *d, const struct gs_ynode *m, const char *key, const char *path, const char **out)
+{
+    const struct gs_ynode *v = gs_y_get(m, key);
+    if (!v)
+        return 0;
+    char p[GS_SCN_PATH];
+    return gs_y_str(d, v, gs_scn_path(p, "%s.%s", path, key), out);
+}
+
+static int phase(struct gs_ydec *d, const struct gs_ynode *m, const char *path, const char *const *choices,
+                 struct gs_expect *e)
+{
+    const struct gs_ynode *v = gs_y_get(m, "phase");
+    if (!v)
+        return 0;
+    char p[GS_SCN_PATH];
+    int k;
+    int rc = gs_y_enum(d, v, gs_scn_path(p, "%s.phase", path), choices, &k);
+    if (rc)
+        return rc;
+    e->has_phase = true;
+    e->phase = (enum gs_phase)k;
+    return 0;
+}
+
+static int boolean(struct gs_ydec *d, const struct gs_ynode *m, const char *key, const char *path, bool *has,
+                   bool *out)
+{
+    const struct gs_ynode *v = gs_y_get(m, key);
+    if (!v)
+        return 0;
+    char p[GS_SCN_PATH];
+    int rc = gs_y_bool(d, v, gs_scn_path(p, "%s.%s", path, key), out);
+    if (!rc)
+        *has = true;
+    return rc;
+}
+
+static int name(struct gs_ydec *d, const struct gs_ynode *m, const char *key, const char *path, bool node,
+                const char **out)
+{
+    const struct gs_ynode *v = gs_y_get(m, key);
+    char p[GS_SCN_PATH];
+    gs_scn_path(p, "%s.%s", path, key);
+    int rc = gs_y_str(d, v, p, out);
+    if (rc)
+        return rc;
+    if (node)
+        return gs_scn_check_node_name(d, v, p, *out);
+    if (!gs_scn_is_dns_subdomain(*out))
+        return gs_y_error(d, v, "invalid name '%s' at %s: must be a DNS-1123 subdomain", *out, p);
+    return 0;
+}
+
+/* exists: false checks absence only; other checks cannot hold then. */
+static int absence_alone(struct gs_ydec *d, const struct gs_ynode *m, const char *path, const struct gs_expect *e)
+{
+    if (!e->has_exists || e->exists)
+        return 0;
+    for (int i = 0; i < m->n; i++) {
+        const char *k = m->pairs[i].key->text;
+        if (strcmp(k, kinds[e->kind]) != 0 && strcmp(k, "at") != 0 && strcmp(k, "exists") != 0)
+            return gs_y_error(d, m->pairs[i].key, "'%s' in %s cannot be checked with exists: false", k, path);
+    }
+    return 0;
+}
+
+static int bound(struct gs_ydec *d, const struct gs_ynode *m, const char *key, const char *path, bool *has,
+                 int64_t *out)
+{
+    const struct gs_ynode *v = gs_y_get(m, key);
+    if (!v)
+        return 0;
+    char p[GS_SCN_PATH];
+    int rc = gs_y_int(d, v, gs_scn_path(p, "%s.%s", path, key), 0, INT64_MAX, out);
+    if (!rc)
+        *has = true;
+    return rc;
+}
+
+static int pod(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    static const char *const keys[] = {"pod",    "at",     "phase",           "node", "message", "messageContains",
+                                       "reason", "exists", "scheduledWithin", NULL};
+    static const char *const unsupported[] = {"conditions", NULL};
+    char p[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, m, path, keys, unsupported, NULL);
+    if (rc || (rc = name(d, m, "pod", path, false, &e->name)) || (rc = phase(d, m, path, phases, e)))
+        return rc;
+    const struct gs_ynode *v = gs_y_get(m, "node");
+    if (v && ((rc = gs_y_str(d, v, gs_scn_path(p, "%s.node", path), &e->node)) ||
+              (rc = gs_scn_check_node_name(d, v, p, e->node))))
+        return rc;
+    if ((rc = str(d, m, "message", path, &e->message)) ||
+        (rc = str(d, m, "messageContains", path, &e->message_contains)) ||
+        (rc = str(d, m, "reason", path, &e->reason)) ||
+        (rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)))
+        return rc;
+    if ((v = gs_y_get(m, "scheduledWithin"))) {
+        if ((rc = gs_y_duration(d, v, gs_scn_path(p, "%s.scheduledWithin", path), false, &e->scheduled_within)))
+            return rc;
+        e->has_scheduled_within = true;
+    }
+    return absence_alone(d, m, path, e);
+}
+
+static int pods(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    static const char *const keys[] = {"pods", "at", "count", "min", "max", NULL};
+    static const char *const filter_keys[] = {"phase",   "workload", "namePrefix",      "labelSelector",
+                                              "node",    "message",  "messageContains", "reason",
+                                              NULL};
+    char p[GS_SCN_PATH], fp[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    const struct gs_ynode *f = gs_y_get(m, "pods");
+    gs_scn_path(fp, "%s.pods", path);
+    /* `pods: {}` or `pods:` (null) counts every pod. */
+    if (!gs_y_is_null(f)) {
+        if ((rc = gs_y_check_map(d, f, fp, filter_keys, NULL, NULL)) || (rc = phase(d, f, fp, phases, e)) ||
+            (rc = str(d, f, "workload", fp, &e->workload)) || (rc = str(d, f, "namePrefix", fp, &e->name_prefix)) ||
+            (rc = str(d, f, "message", fp, &e->message)) ||
+            (rc = str(d, f, "messageContains", fp, &e->message_contains)) || (rc = str(d, f, "reason", fp, &e->reason)))
+            return rc;
+        const struct gs_ynode *v = gs_y_get(f, "node");
+        if (v && ((rc = gs_y_str(d, v, gs_scn_path(p, "%s.node", fp), &e->node)) ||
+                  (rc = gs_scn_check_node_name(d, v, p, e->node))))
+            return rc;
+        if ((v = gs_y_get(f, "labelSelector")) && !gs_y_is_null(v)) {
+            gs_scn_path(p, "%s.labelSelector", fp);
+            if ((rc = gs_y_labels(d, v, p, &e->label_selector)))
+                return rc;
+            for (int i = 0; i < v->n; i++)
+                if (!gs_scn_is_qualified_name(v->pairs[i].key->text))
+                    return gs_y_error(d, v->pairs[i].key,
+                                      "invalid label key '%s' in %s: a labelSelector here is a map of label keys "
+                                      "to values (matchLabels)",
+                                      v->pairs[i].key->text, p);
+        }
+    }
+    if ((rc = bound(d, m, "count", path, &e->has_count, &e->count)) ||
+        (rc = bound(d, m, "min", path, &e->has_min, &e->min)) || (rc = bound(d, m, "max", path, &e->has_max, &e->max)))
+        return rc;
+    if (!e->has_count && !e->has_min && !e->has_max)
+        return gs_y_error(d, m, "%s needs a bound: count, min or max", path);
+    if (e->has_count && (e->has_min || e->has_max))
+        return gs_y_error(d, gs_y_get(m, "count"), "%s: give count, or min and/or max, not both", path);
+    if (e->has_min && e->has_max && e->min > e->max)
+        return gs_y_error(d, gs_y_get(m, "min"), "%s: min (%lld) is above max (%lld)", path, (long long)e->min,
+                          (long long)e->max);
+    return 0;
+}
+
+/* allocatable / capacity / labels: key -> string, null meaning absent. */
+static int kv_map(struct gs_ydec *d, const struct gs_ynode *m, const char *key, const char *path, bool quantities,
+                  struct gs_expect_kv **out, int *nout)
+{
+    const struct gs_ynode *v = gs_y_get(m, key);
+    if (!v)
+        return 0;
+    char p[GS_SCN_PATH], vp[GS_SCN_PATH];
+    gs_scn_path(p, "%s.%s", path, key);
+    int rc = gs_y_want_map(d, v, p);
+    if (rc || v->n == 0)
+        return rc;
+    *out = gs_arena_alloc(d->arena, sizeof **out * (size_t)v->n);
+    if (!*out)
+        return nomem(d, v);
+    for (int i = 0; i < v->n; i++) {
+        const struct gs_ynode *k = v->pairs[i].key, *x = v->pairs[i].value;
+        if (!gs_scn_is_qualified_name(k->text))
+            return gs_y_error(d, k, "invalid %s '%s' in %s", quantities ? "resource name" : "label key", k->text, p);
+        (*out)[i].key = k->text;
+        (*out)[i].value = NULL;
+        if (gs_y_is_null(x))
+            continue;
+        gs_scn_path(vp, "%s[%s]", p, k->text);
+        if (quantities) {
+            struct gs_quantity q;
+            if ((rc = gs_y_quantity(d, x, vp, &q)))
+                return rc;
+        }
+        if ((rc = gs_y_str(d, x, vp, &(*out)[i].value)))
+            return rc;
+    }
+    *nout = v->n;
+    return 0;
+}
+
+static int node(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    static const char *const keys[] = {"node", "at", "schedulable", "allocatable", "capacity", "labels", NULL};
+    static const char *const unsupported[] = {"operand", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, unsupported, NULL);
+    if (rc || (rc = name(d, m, "node", path, true, &e->name)) ||
+        (rc = boolean(d, m, "schedulable", path, &e->has_schedulable, &e->schedulable)) ||
+        (rc = kv_map(d, m, "allocatable", path, true, &e->allocatable, &e->nallocatable)) ||
+        (rc = kv_map(d, m, "capacity", path, true, &e->capacity, &e->ncapacity)) ||
+        (rc = kv_map(d, m, "labels", path, false, &e->labels, &e->nlabels)))
+        return rc;
+    if (!e->has_schedulable && !gs_y_get(m, "allocatable") && !gs_y_get(m, "capacity") && !gs_y_get(m, "labels"))
+        return gs_y_error(d, m, "%s checks nothing: give schedulable, allocatable, capacity or labels", path);
+    return 0;
+}
+
+static int object(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    static const char *const keys[] = {"object",          "at",     "exists", "rejected", "message",
+                                       "messageContains", "status", "spec",   NULL};
+    static const char *const unsupported[] = {"conditions", NULL};
+    static const char *const ref_keys[] = {"kind", "name", "apiVersion", "namespace", NULL};
+    static const char *const ref_required[] = {"kind", "name", NULL};
+    char rp[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, m, path, keys, unsupported, NULL);
+    if (rc)
+        return rc;
+    const struct gs_ynode *ref = gs_y_get(m, "object");
+    gs_scn_path(rp, "%s.object", path);
+    if ((rc = gs_y_check_map(d, ref, rp, ref_keys, NULL, ref_required)) ||
+        (rc = str(d, ref, "kind", rp, &e->obj_kind)) || (rc = name(d, ref, "name", rp, false, &e->name)) ||
+        (rc = str(d, ref, "apiVersion", rp, &e->obj_api_version)) ||
+        (rc = str(d, ref, "namespace", rp, &e->obj_namespace)))
+        return rc;
+    if ((rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)) ||
+        (rc = boolean(d, m, "rejected", path, &e->has_rejected, &e->rejected)) ||
+        (rc = str(d, m, "message", path, &e->message)) ||
+        (rc = str(d, m, "messageContains", path, &e->message_contains)))
+        return rc;
+    const struct gs_ynode *v;
+    if ((v = gs_y_get(m, "status")))
+        e->obj_status = v;
+    if ((v = gs_y_get(m, "spec")))
+        e->obj_spec = v;
+    if (!e->has_exists && !e->has_rejected && !e->message && !e->message_contains && !e->obj_status && !e->obj_spec) {
+        e->has_exists = true; /* `object: {...}` alone: it exists */
+        e->exists = true;
+    }
+    return absence_alone(d, m, path, e);
+}
+
+static int metric(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    static const char *const keys[] = {"metric", "at", "from", "to", "equals", "min", "max", NULL};
+    char p[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    const struct gs_ynode *v = gs_y_get(m, "metric");
+    if ((rc = gs_y_str(d, v, gs_scn_path(p, "%s.metric", path), &e->name)))
+        return rc;
+    bool known = false;
+    for (int i = 0; metrics[i]; i++)
+        known = known || strcmp(e->name, metrics[i]) == 0;
+    if (!known) {
+        const char *near = gs_y_suggest(e->name, metrics);
+        if (near)
+            return gs_y_error(d, v, "unknown metric '%s' at %s.metric (did you mean '%s'?)", e->name, path, near);
+        return gs_y_error(d, v,
+                          "unknown metric '%s' at %s.metric: expected one of gpusAllocated, gpusAllocatable, "
+                          "gpusCapacity, podsPending, podsRunning, nodesReady, fragGpus",
+                          e->name, path);
+    }
+    const struct gs_ynode *from = gs_y_get(m, "from"), *to = gs_y_get(m, "to");
+    if (from || to) {
+        if (gs_y_get(m, "at"))
+            return gs_y_error(d, gs_y_get(m, "at"), "%s takes at, or from/to, not both", path);
+        e->has_window = true;
+        e->from = 0;
+        e->to = GS_TIME_MAX; /* to the end of the run */
+        if (from && (rc = gs_y_duration(d, from, gs_scn_path(p, "%s.from", path), false, &e->from)))
+            return rc;
+        if (to && (rc = gs_y_duration(d, to, gs_scn_path(p, "%s.to", path), false, &e->to)))
+            return rc;
+        if (e->from > e->to)
+            return gs_y_error(d, from, "%s: from is after to", path);
+    }
+    const char *const bkeys[3] = {"equals", "min", "max"};
+    bool *has[3] = {&e->has_equals, &e->has_mmin, &e->has_mmax};
+    double *val[3] = {&e->equals, &e->mmin, &e->mmax};
+    for (int i = 0; i < 3; i++) {
+        if (!(v = gs_y_get(m, bkeys[i])))
+            continue;
+        if ((rc = gs_y_double(d, v, gs_scn_path(p, "%s.%s", path, bkeys[i]), val[i])))
+            return rc;
+        *has[i] = true;
+    }
+    if (!e->has_equals && !e->has_mmin && !e->has_mmax)
+        return gs_y_error(d, m, "%s needs a bound: equals, min or max", path);
+    if (e->has_equals && (e->has_mmin || e->has_mmax))
+        return gs_y_error(d, gs_y_get(m, "equals"), "%s: give equals, or min and/or max, not both", path);
+    if (e->has_mmin && e->has_mmax && e->mmin > e->mmax)
+        return gs_y_error(d, gs_y_get(m, "min"), "%s: min is above max", path);
+    return 0;
+}
+
+static int pod_group(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    static const char *const keys[] = {"podGroup", "at", "phase", NULL};
+    static const char *const required[] = {"phase", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, NULL, required);
+    if (rc || (rc = name(d, m, "podGroup", path, false, &e->name)))
+        return rc;
+    return phase(d, m, path, group_phases, e);
+}
+
+static int expectation(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    char p[GS_SCN_PATH];
+    int rc = gs_y_want_map(d, m, path);
+    if (rc)
+        return rc;
+    e->line = m->line;
+    e->col = m->col;
+    /* `node:` is also what a pod expectation checks, so it names the kind only alone. */
+    int found = -1;
+    for (int i = 0; i < m->n; i++) {
+        const char *k = m->pairs[i].key->text;
+        for (int j = 0; kinds[j]; j++) {
+            if (j == GS_EX_NODE || strcmp(k, kinds[j]) != 0)
+                continue;
+            if (found >= 0)
+                return gs_y_error(d, m->pairs[i].key, "%s has both '%s' and '%s': one check per entry", path,
+                                  kinds[found], k);
+            found = j;
+        }
+    }
+    if (found < 0 && gs_y_get(m, "node"))
+        found = GS_EX_NODE;
+    if (found < 0) {
+        /* A misspelt kind ("pdo:") gets its suggestion. */
+        for (int i = 0; i < m->n; i++) {
+            const char *near = gs_y_suggest(m->pairs[i].key->text, kinds);
+            if (near)
+                return gs_y_error(d, m->pairs[i].key, "unknown key '%s' in %s (did you mean '%s'?)",
+                                  m->pairs[i].key->text, path, near);
+        }
+        return gs_y_error(d, m, "%s says what to check with one of pod, pods, node, object, metric or podGroup",
+                          path);
+    }
+    e->kind = (enum gs_expect_kind)found;
+    const struct gs_ynode *at = gs_y_get(m, "at");
+    if (at) {
+        if ((rc = gs_y_duration(d, at, gs_scn_path(p, "%s.at", path), false, &e->at)))
+            return rc;
+        e->has_at = true;
+    }
+    switch (e->kind) {
+    case GS_EX_POD:
+        if ((rc = pod(d, m, path, e)))
+            return rc;
+        if (!e->has_phase && !e->node && !e->message && !e->message_contains && !e->reason && !e->has_exists &&
+            !e->has_scheduled_within) {
+            e->has_exists = true; /* `pod: x` alone: it exists */
+            e->exists = true;
+        }
+        return 0;
+    case GS_EX_PODS:
+        return pods(d, m, path, e);
+    case GS_EX_NODE:
+        return node(d, m, path, e);
+    case GS_EX_OBJECT:
+        return object(d, m, path, e);
+    case GS_EX_METRIC:
+        return metric(d, m, path, e);
+    case GS_EX_POD_GROUP:
+        return pod_group(d, m, path, e);
+    }
+    return 0;
+}
+
+int gs_scn_expect(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc)
+{
+    sc->expects = NULL;
+    sc->nexpects = 0;
+    if (!seq || gs_y_is_null(seq))
+        return 0;
+    int rc = gs_y_want_seq(d, seq, "spec.expect");
+    if (rc || seq->n == 0)
+        return rc;
+    struct gs_expect *ex = gs_arena_alloc(d->arena, sizeof *ex * (size_t)seq->n);
+    if (!ex)
+        return nomem(d, seq);
+    char path[GS_SCN_PATH];
+    for (int i = 0; i < seq->n; i++)
+        if ((rc = expectation(d, seq->items[i], gs_scn_path(path, "spec.expect[%d]", i), &ex[i])))
+            return rc;
+    sc->expects = ex;
+    sc->nexpects = seq->n;
+    return 0;
+}

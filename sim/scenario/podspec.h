@@ -1,0 +1,65 @@
+/* gpusim internal: decoding a core/v1 PodTemplateSpec / PodSpec into a struct gs_pod_template,
+ * and small checks shared by the workload, event and expectation decoders. Not a public
+ * header: only sim/scenario/ includes it.
+ *
+ * Upstream: kubernetes pkg/apis/core/validation/validation.go (ValidatePodSpec,
+ * validateTolerations, ValidateNodeSelectorRequirement, validateContainerResourceName),
+ * pkg/apis/core/v1/defaults.go (requests default to limits), plugin/pkg/admission/priority
+ * (PriorityClass resolution), component-helpers resource.PodRequests and
+ * pkg/scheduler/util GetNonzeroRequests (effective and non-zero requests).
+ */
+#ifndef GPUSIM_SCENARIO_PODSPEC_H
+#define GPUSIM_SCENARIO_PODSPEC_H
+
+#include <stdbool.h>
+
+#include "gpusim/world.h"
+#include "sim/scenario/yaml.h"
+
+/* restartPolicy as written (GS_RESTART_UNSET when absent; the Pod default is Always). */
+enum gs_restart_policy { GS_RESTART_UNSET = 0, GS_RESTART_ALWAYS, GS_RESTART_ON_FAILURE, GS_RESTART_NEVER };
+
+struct gs_podspec_ctx {
+    const char *path;        /* where the decoded node is, for messages: "workloads[0].template" */
+    const char *api_prefix;  /* field-path prefix of API messages: "spec." (Pod) or
+                              * "spec.template.spec." (Job) */
+    const char *pod_name;    /* the pod named in Priority admission messages (pods "x" is forbidden) */
+    const char *scheduler_name; /* the profile's schedulerName besides "default-scheduler" (may be NULL) */
+    const struct gs_ynode *priority_class; /* workload-level priorityClassName shorthand, or NULL */
+    /* out */
+    enum gs_restart_policy restart_policy;
+    const struct gs_ynode *restart_policy_node; /* NULL when absent */
+};
+
+/* A PodTemplateSpec {metadata, spec} at c->path into `t` (arena memory from d->arena).
+ * Errors name file:line:col; a container spec the API server refuses is not an error: its
+ * message is kept in t->invalid_detail. */
+int gs_scn_pod_template(struct gs_ydec *d, const struct gs_ynode *n, struct gs_podspec_ctx *c,
+                        struct gs_pod_template *t);
+/* The PodSpec alone (a Pod manifest's spec); c->path is the spec's own path. */
+int gs_scn_pod_spec(struct gs_ydec *d, const struct gs_ynode *n, struct gs_podspec_ctx *c,
+                    struct gs_pod_template *t);
+/* Object metadata {name, namespace, labels, annotations, ...} at `path`: labels and annotations
+ * into `labels`/`annotations` (either may be NULL to ignore them); the name into *name (NULL
+ * when absent) and its node into *name_node (may be NULL). */
+int gs_scn_metadata(struct gs_ydec *d, const struct gs_ynode *n, const char *path, bool manifest,
+                    const char **name, const struct gs_ynode **name_node, struct gs_labels *labels,
+                    struct gs_labels *annotations);
+
+/* Validation of names as Kubernetes does (k8s.io/apimachinery/pkg/util/validation). */
+bool gs_scn_is_dns_label(const char *s);       /* RFC 1123 label, <= 63 */
+bool gs_scn_is_dns_subdomain(const char *s);   /* RFC 1123 subdomain, <= 253 */
+bool gs_scn_is_qualified_name(const char *s);  /* [prefix/]name: label keys, resource names */
+bool gs_scn_is_label_value(const char *s);     /* "" or a name part, <= 63 */
+
+/* The pool a node name `<pool>-<index>` belongs to, or -1 when it fits none of world.pools. */
+int gs_scn_node_pool(const struct gs_world *w, const char *node);
+/* Check `node` (at `n`) can name a node of some pool; the error lists the pools. */
+int gs_scn_check_node_name(struct gs_ydec *d, const struct gs_ynode *n, const char *path,
+                           const char *node);
+
+/* snprintf into `buf` (size GS_SCN_PATH) without truncation warnings; returns buf. */
+#define GS_SCN_PATH 320
+char *gs_scn_path(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

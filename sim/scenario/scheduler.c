@@ -1,0 +1,724 @@
+/* gpusim: spec.scheduler (decode.h): an embedded KubeSchedulerConfiguration
+ * (kubescheduler.config.k8s.io/v1), tieBreak and admission, into sc->sched (already holding
+ * the release's defaults from gs_sched_config_default).
+ *
+ * Upstream: kubernetes pkg/scheduler/apis/config/v1/defaults.go (NodeResourcesFitArgs: no
+ * scoringStrategy -> LeastAllocated cpu 1 memory 1; empty resources -> cpu 1 memory 1; weight
+ * 0 -> 1), v1/default_plugins.go (mergePluginSet: `*` drops the defaults of that point, an
+ * explicitly enabled default plugin replaces its default entry, weight included),
+ * framework/runtime/framework.go (multiPoint expansion; a point's `disabled` also removes
+ * multiPoint plugins there; score weight: score.enabled over multiPoint, 0 -> 1), and
+ * apis/config/validation/validation_pluginargs.go (weights (0, 100], shape points).
+ *
+ * What the flags mean here: score_enabled[p] is the plugin at the score point;
+ * filter_enabled[p] at its primary other point: filter, or postFilter (DefaultPreemption),
+ * queueSort (PrioritySort), preEnqueue (SchedulingGates), bind (DefaultBinder), or score for
+ * score-only plugins (BalancedAllocation, ImageLocality). The other points (preFilter,
+ * preScore, reserve, permit, preBind, postBind) are checked (plugin names, whether the plugin
+ * implements the point) and otherwise follow those. The inert in-tree plugins of gs_plugin
+ * (PodTopologySpread, ...) are configured like the rest; other in-tree names are accepted and
+ * ignored. Out-of-tree plugins (Coscheduling, CapacityScheduling, ...) are "not supported
+ * yet" when enabled or configured. pluginConfig args are decoded for NodeResourcesFit,
+ * NodeResourcesBalancedAllocation and DefaultPreemption; non-empty args of any other plugin
+ * are "not supported yet". */
+#include <stdint.h>
+#include <string.h>
+
+#include "sim/scenario/decode.h"
+#include "sim/scenario/podspec.h"
+
+/* In-tree names outside the gs_plugin table (older or newer releases): accepted, inert. */
+static const char *const other_in_tree[] = {"CinderLimits", "NodeDeclaredFeatures", "GangScheduling", NULL};
+
+static const char *const out_of_tree[] = {
+    "Coscheduling", "CapacityScheduling", "NodeResourceTopologyMatch", "NodeResourcesAllocatable",
+    "TargetLoadPacking", "LoadVariationRiskBalancing", "LowRiskOverCommitment", "PreemptionToleration",
+    "TopologicalSort", "NetworkOverhead", "SySched", "QOSSort", "CrossNodePreemption", "PodState", NULL};
+
+enum point {
+    PT_MULTI = 0, PT_PRE_ENQUEUE, PT_QUEUE_SORT, PT_PRE_FILTER, PT_FILTER, PT_POST_FILTER, PT_PRE_SCORE, PT_SCORE,
+    PT_RESERVE, PT_PERMIT, PT_PRE_BIND, PT_BIND, PT_POST_BIND, PT_COUNT
+};
+static const char *const point_names[PT_COUNT + 1] = {
+    "multiPoint", "preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",
+    "reserve", "permit", "preBind", "bind", "postBind", NULL};
+
+#define B(pt) (1u << (pt))
+/* The extension points each plugin implements (pkg/scheduler/framework/plugins). */
+static unsigned points_of(int p)
+{
+    switch (p) {
+    case GS_PL_NODE_UNSCHEDULABLE:
+    case GS_PL_NODE_NAME:
+    case GS_PL_EBS_LIMITS:
+    case GS_PL_GCE_PD_LIMITS:
+    case GS_PL_AZURE_DISK_LIMITS:
+    case GS_PL_NODE_VOLUME_LIMITS:
+        return B(PT_PRE_FILTER) | B(PT_FILTER);
+    case GS_PL_TAINT_TOLERATION:
+        return B(PT_FILTER) | B(PT_PRE_SCORE) | B(PT_SCORE);
+    case GS_PL_NODE_AFFINITY:
+    case GS_PL_NODE_RESOURCES_FIT:
+    case GS_PL_POD_TOPOLOGY_SPREAD:
+    case GS_PL_INTER_POD_AFFINITY:
+        return B(PT_PRE_FILTER) | B(PT_FILTER) | B(PT_PRE_SCORE) | B(PT_SCORE);
+    case GS_PL_DYNAMIC_RESOURCES:
+        return B(PT_PRE_ENQUEUE) | B(PT_PRE_FILTER) | B(PT_FILTER) | B(PT_POST_FILTER) | B(PT_PRE_SCORE) |
+               B(PT_SCORE) | B(PT_RESERVE) | B(PT_PRE_BIND);
+    case GS_PL_BALANCED_ALLOCATION:
+        return B(PT_PRE_SCORE) | B(PT_SCORE);
+    case GS_PL_IMAGE_LOCALITY:
+        return B(PT_SCORE);
+    case GS_PL_DEFAULT_PREEMPTION:
+        return B(PT_POST_FILTER);
+    case GS_PL_PRIORITY_SORT:
+        return B(PT_QUEUE_SORT);
+    case GS_PL_SCHEDULING_GATES:
+        return B(PT_PRE_ENQUEUE);
+    case GS_PL_NODE_PORTS:
+    case GS_PL_VOLUME_RESTRICTIONS:
+    case GS_PL_VOLUME_ZONE:
+        return B(PT_PRE_FILTER) | B(PT_FILTER);
+    case GS_PL_VOLUME_BINDING:
+        return B(PT_PRE_FILTER) | B(PT_FILTER) | B(PT_RESERVE) | B(PT_PRE_BIND) | B(PT_PRE_SCORE) | B(PT_SCORE);
+    case GS_PL_DEFAULT_BINDER:
+        return B(PT_BIND);
+    default:
+        return 0;
+    }
+}
+
+static bool capable(int p, enum point pt)
+{
+    return (points_of(p) & B(pt)) != 0;
+}
+
+/* The point that decides filter_enabled[p]: filter, else the plugin's one non-score point
+ * (postFilter for DefaultPreemption, queueSort, preEnqueue, bind), else score. */
+static enum point primary_point(int p)
+{
+    static const enum point order[] = {PT_FILTER, PT_POST_FILTER, PT_QUEUE_SORT, PT_PRE_ENQUEUE, PT_BIND, PT_SCORE};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (capable(p, order[i]))
+            return order[i];
+    return PT_FILTER;
+}
+
+/* All plugin names gpusim knows of (for "did you mean"). */
+static const char *const *all_names(struct gs_ydec *d)
+{
+    int n = GS_PL_COUNT;
+    for (int i = 0; other_in_tree[i]; i++)
+        n++;
+    for (int i = 0; out_of_tree[i]; i++)
+        n++;
+    const char **names = gs_arena_alloc(d->arena, sizeof *names * (size_t)(n + 1));
+    if (!names)
+        return NULL;
+    int k = 0;
+    for (int i = 0; i < GS_PL_COUNT; i++)
+        names[k++] = gs_plugin_name((enum gs_plugin)i);
+    for (int i = 0; other_in_tree[i]; i++)
+        names[k++] = other_in_tree[i];
+    for (int i = 0; out_of_tree[i]; i++)
+        names[k++] = out_of_tree[i];
+    names[k] = NULL;
+    return names;
+}
+
+static bool in_list(const char *const *l, const char *s)
+{
+    for (int i = 0; l[i]; i++)
+        if (strcmp(l[i], s) == 0)
+            return true;
+    return false;
+}
+
+enum pkind { PK_MODELLED, PK_IN_TREE, PK_OUT_OF_TREE };
+
+/* Classify plugin name `name` (node `n`); an unknown name is an error with a suggestion. */
+static int plugin_kind(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *name,
+                       enum pkind *kind, int *id)
+{
+    *id = gs_plugin_find(name);
+    if (*id >= 0) {
+        *kind = PK_MODELLED;
+        return 0;
+    }
+    if (in_list(other_in_tree, name)) {
+        *kind = PK_IN_TREE;
+        return 0;
+    }
+    if (in_list(out_of_tree, name)) {
+        *kind = PK_OUT_OF_TREE;
+        return 0;
+    }
+    const char *const *names = all_names(d);
+    const char *near = names ? gs_y_suggest(name, names) : NULL;
+    if (near)
+        return gs_y_error(d, n, "unknown plugin '%.80s' at %s (did you mean '%s'?)", name, path, near);
+    return gs_y_error(d, n, "unknown plugin '%.80s' at %s", name, path);
+}
+
+/* ------------------------------------------------------------------ plugins */
+
+struct plugin_state {
+    bool mp[GS_PL_COUNT];          /* in the multiPoint set */
+    bool mp_explicit[GS_PL_COUNT]; /* enabled in multiPoint by the user */
+    int64_t mp_weight[GS_PL_COUNT];
+    bool star[PT_COUNT];
+    bool disabled[PT_COUNT][GS_PL_COUNT];
+    bool enabled[PT_COUNT][GS_PL_COUNT];
+    bool score_explicit[GS_PL_COUNT];
+    int64_t score_weight[GS_PL_COUNT];
+};
+
+static int plugin_set(struct gs_ydec *d, const struct gs_ynode *m, const char *path, enum point pt,
+                      struct plugin_state *st)
+{
+    static const char *const keys[] = {"enabled", "disabled", NULL};
+    if (gs_y_is_null(m))
+        return 0;
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    for (int which = 0; which < 2; which++) {
+        const char *key = which ? "disabled" : "enabled";
+        const struct gs_ynode *seq = gs_y_get(m, key);
+        if (!seq || gs_y_is_null(seq))
+            continue;
+        char sp[GS_SCN_PATH];
+        gs_scn_path(sp, "%s.%s", path, key);
+        if ((rc = gs_y_want_seq(d, seq, sp)))
+            return rc;
+        for (int i = 0; i < seq->n; i++) {
+            const struct gs_ynode *it = seq->items[i];
+            char ip[GS_SCN_PATH], np[GS_SCN_PATH];
+            gs_scn_path(ip, "%s[%d]", sp, i);
+            static const char *const pkeys[] = {"name", "weight", NULL};
+            static const char *const preq[] = {"name", NULL};
+            if ((rc = gs_y_check_map(d, it, ip, pkeys, NULL, preq)))
+                return rc;
+            const struct gs_ynode *nn = gs_y_get(it, "name");
+            const char *name;
+            if ((rc = gs_y_kstr(d, nn, gs_scn_path(np, "%s.name", ip), &name)))
+                return rc;
+            const struct gs_ynode *wn = gs_y_get(it, "weight");
+            int64_t weight = 0;
+            if (wn && !gs_y_is_null(wn) &&
+                (rc = gs_y_int(d, wn, gs_scn_path(np, "%s.weight", ip), 0, INT32_MAX, &weight)))
+                return rc;
+            if (strcmp(name, "*") == 0) {
+                if (!which)
+                    return gs_y_error(d, nn, "'*' can only be disabled, not enabled, at %s.name", ip);
+                st->star[pt] = true;
+                continue;
+            }
+            enum pkind kind;
+            int id;
+            gs_scn_path(np, "%s.name", ip);
+            if ((rc = plugin_kind(d, nn, np, name, &kind, &id)))
+                return rc;
+            if (kind == PK_OUT_OF_TREE) {
+                if (which == 0)
+                    return gs_y_unsupported(d, nn, gs_scn_path(np, "%s (out-of-tree plugin %s)", ip, name));
+                continue;
+            }
+            if (kind == PK_IN_TREE)
+                continue;
+            if (which == 1) {
+                st->disabled[pt][id] = true;
+                continue;
+            }
+            if (pt != PT_MULTI && !capable(id, pt))
+                return gs_y_error(d, nn, "plugin %s does not extend the %s extension point (at %s)", name,
+                                  point_names[pt], np);
+            st->enabled[pt][id] = true;
+            if (pt == PT_MULTI) {
+                st->mp_explicit[id] = true;
+                st->mp_weight[id] = weight ? weight : 1;
+            } else if (pt == PT_SCORE) {
+                st->score_explicit[id] = true;
+                st->score_weight[id] = weight ? weight : 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int decode_plugins(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
+{
+    int rc = gs_y_check_map(d, m, path, point_names, NULL, NULL);
+    if (rc)
+        return rc;
+    struct plugin_state st;
+    memset(&st, 0, sizeof st);
+    for (int p = 0; p < GS_PL_COUNT; p++)
+        st.mp[p] = c->filter_enabled[p] || c->score_enabled[p];
+    for (int pt = 0; pt < PT_COUNT; pt++) {
+        const struct gs_ynode *n = gs_y_get(m, point_names[pt]);
+        char pp[GS_SCN_PATH];
+        if (n && (rc = plugin_set(d, n, gs_scn_path(pp, "%s.%s", path, point_names[pt]), (enum point)pt, &st)))
+            return rc;
+    }
+    /* multiPoint: `*` drops every default; disabled names drop one; enabled ones (re)join. */
+    for (int p = 0; p < GS_PL_COUNT; p++) {
+        if (st.star[PT_MULTI] || st.disabled[PT_MULTI][p])
+            st.mp[p] = false;
+        if (st.enabled[PT_MULTI][p])
+            st.mp[p] = true;
+    }
+    for (int p = 0; p < GS_PL_COUNT; p++) {
+        enum point fpt = primary_point(p);
+        bool f = (st.mp[p] && capable(p, fpt) && !st.star[fpt] && !st.disabled[fpt][p]) || st.enabled[fpt][p];
+        bool s = (st.mp[p] && capable(p, PT_SCORE) && !st.star[PT_SCORE] && !st.disabled[PT_SCORE][p]) ||
+                 st.enabled[PT_SCORE][p];
+        c->filter_enabled[p] = f;
+        c->score_enabled[p] = s;
+        if (st.score_explicit[p])
+            c->score_weight[p] = st.score_weight[p];
+        else if (st.mp_explicit[p])
+            c->score_weight[p] = st.mp_weight[p];
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ plugin args */
+
+static int resource_specs(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, bool balanced,
+                          int *nres, int *res, int64_t *weights)
+{
+    int rc = gs_y_want_seq(d, seq, path);
+    if (rc)
+        return rc;
+    if (seq->n > GS_SCHED_MAX_SCORE_RES)
+        return gs_y_error(d, seq->items[GS_SCHED_MAX_SCORE_RES], "too many resources at %s (gpusim supports %d)",
+                          path, GS_SCHED_MAX_SCORE_RES);
+    static const char *const keys[] = {"name", "weight", NULL};
+    static const char *const req[] = {"name", NULL};
+    int n = 0;
+    for (int i = 0; i < seq->n; i++) {
+        char ip[GS_SCN_PATH], fp[GS_SCN_PATH];
+        gs_scn_path(ip, "%s[%d]", path, i);
+        const struct gs_ynode *it = seq->items[i];
+        if ((rc = gs_y_check_map(d, it, ip, keys, NULL, req)))
+            return rc;
+        const struct gs_ynode *nn = gs_y_get(it, "name");
+        const char *name;
+        if ((rc = gs_y_kstr(d, nn, gs_scn_path(fp, "%s.name", ip), &name)))
+            return rc;
+        if (!gs_scn_is_qualified_name(name))
+            return gs_y_error(d, nn, "invalid resource name \"%.80s\" at %s", name, fp);
+        int64_t w = 0;
+        const struct gs_ynode *wn = gs_y_get(it, "weight");
+        if (wn && !gs_y_is_null(wn) && (rc = gs_y_int(d, wn, gs_scn_path(fp, "%s.weight", ip), INT64_MIN, INT64_MAX, &w)))
+            return rc;
+        if (w == 0)
+            w = 1; /* defaults.go: unset or 0 -> 1 */
+        if (balanced && w != 1)
+            return gs_y_error(d, wn, "%s: must be 1 (NodeResourcesBalancedAllocation ignores weights), got %lld", fp,
+                              (long long)w);
+        if (w < 0 || w > 100)
+            return gs_y_error(d, wn, "%s: resource weight of %s not in valid range (0, 100], got %lld", fp, name,
+                              (long long)w);
+        int idx = gs_res_intern(&d->world->res, d->arena, name);
+        if (idx < 0)
+            return gs_y_error(d, nn, "too many distinct resources (gpusim supports %d)", GS_RES_MAX);
+        for (int j = 0; j < n; j++)
+            if (res[j] == idx)
+                return gs_y_error(d, nn, "duplicate resource '%s' at %s", name, fp);
+        res[n] = idx;
+        if (weights)
+            weights[n] = w;
+        n++;
+    }
+    *nres = n;
+    return 0;
+}
+
+static int shape(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
+{
+    static const char *const keys[] = {"shape", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, NULL, keys);
+    if (rc)
+        return rc;
+    char sp[GS_SCN_PATH];
+    gs_scn_path(sp, "%s.shape", path);
+    const struct gs_ynode *seq = gs_y_get(m, "shape");
+    if ((rc = gs_y_want_seq(d, seq, sp)))
+        return rc;
+    if (seq->n == 0)
+        return gs_y_error(d, seq, "%s: at least one point must be specified", sp);
+    if (seq->n > GS_SCHED_MAX_SHAPE)
+        return gs_y_error(d, seq->items[GS_SCHED_MAX_SHAPE], "too many points at %s (gpusim supports %d)", sp,
+                          GS_SCHED_MAX_SHAPE);
+    static const char *const pkeys[] = {"utilization", "score", NULL};
+    for (int i = 0; i < seq->n; i++) {
+        char ip[GS_SCN_PATH], fp[GS_SCN_PATH];
+        gs_scn_path(ip, "%s[%d]", sp, i);
+        const struct gs_ynode *it = seq->items[i];
+        /* both default to 0 upstream (int32 fields) */
+        if ((rc = gs_y_check_map(d, it, ip, pkeys, NULL, NULL)))
+            return rc;
+        int64_t u = 0, s = 0;
+        const struct gs_ynode *un = gs_y_get(it, "utilization"), *sn = gs_y_get(it, "score");
+        if (un && (rc = gs_y_int(d, un, gs_scn_path(fp, "%s.utilization", ip), 0, 100, &u)))
+            return rc;
+        if (sn && (rc = gs_y_int(d, sn, gs_scn_path(fp, "%s.score", ip), 0, 10, &s)))
+            return rc;
+        if (i > 0 && u <= c->shape[i - 1].utilization)
+            return gs_y_error(d, un ? un : it, "%s.utilization: values must be sorted in increasing order", ip);
+        c->shape[i].utilization = u;
+        c->shape[i].score = s;
+    }
+    c->nshape = seq->n;
+    return 0;
+}
+
+static int string_list(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, bool group, int *n,
+                       const char **out)
+{
+    int rc = gs_y_want_seq(d, seq, path);
+    if (rc)
+        return rc;
+    if (seq->n > GS_SCHED_MAX_SCORE_RES)
+        return gs_y_error(d, seq->items[GS_SCHED_MAX_SCORE_RES], "too many entries at %s (gpusim supports %d)", path,
+                          GS_SCHED_MAX_SCORE_RES);
+    for (int i = 0; i < seq->n; i++) {
+        char ip[GS_SCN_PATH];
+        gs_scn_path(ip, "%s[%d]", path, i);
+        const char *s;
+        if ((rc = gs_y_kstr(d, seq->items[i], ip, &s)))
+            return rc;
+        if (group && strchr(s, '/'))
+            return gs_y_error(d, seq->items[i], "%s: resource group name can't contain '/'", ip);
+        if (!gs_scn_is_qualified_name(s))
+            return gs_y_error(d, seq->items[i], "%s: invalid resource name \"%.80s\"", ip, s);
+        out[i] = s;
+    }
+    *n = seq->n;
+    return 0;
+}
+
+static int fit_args(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
+{
+    static const char *const keys[] = {"apiVersion", "kind", "ignoredResources", "ignoredResourceGroups",
+                                       "scoringStrategy", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    char p[GS_SCN_PATH];
+    const struct gs_ynode *n;
+    const char *s;
+    if ((n = gs_y_get(m, "kind")) && (rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+        return rc;
+    if (n && strcmp(s, "NodeResourcesFitArgs") != 0)
+        return gs_y_error(d, n, "%s: expected NodeResourcesFitArgs, got %.80s", p, s);
+    if ((n = gs_y_get(m, "ignoredResources")) && !gs_y_is_null(n) &&
+        (rc = string_list(d, n, gs_scn_path(p, "%s.ignoredResources", path), false, &c->nignored_res,
+                          c->ignored_res)))
+        return rc;
+    if ((n = gs_y_get(m, "ignoredResourceGroups")) && !gs_y_is_null(n) &&
+        (rc = string_list(d, n, gs_scn_path(p, "%s.ignoredResourceGroups", path), true, &c->nignored_groups,
+                          c->ignored_groups)))
+        return rc;
+    const struct gs_ynode *ss = gs_y_get(m, "scoringStrategy");
+    if (!ss || gs_y_is_null(ss))
+        return 0; /* defaults.go: LeastAllocated, cpu 1, memory 1 (already in c) */
+    char sp[GS_SCN_PATH];
+    gs_scn_path(sp, "%s.scoringStrategy", path);
+    static const char *const skeys[] = {"type", "resources", "requestedToCapacityRatio", NULL};
+    static const char *const sreq[] = {"type", NULL};
+    if ((rc = gs_y_check_map(d, ss, sp, skeys, NULL, sreq)))
+        return rc;
+    static const char *const types[] = {"LeastAllocated", "MostAllocated", "RequestedToCapacityRatio", NULL};
+    int t;
+    if ((rc = gs_y_enum(d, gs_y_get(ss, "type"), gs_scn_path(p, "%s.type", sp), types, &t)))
+        return rc;
+    c->strategy = t == 0 ? GS_SCORE_LEAST_ALLOCATED : t == 1 ? GS_SCORE_MOST_ALLOCATED : GS_SCORE_RTCR;
+    n = gs_y_get(ss, "resources");
+    if (n && !gs_y_is_null(n)) {
+        if ((rc = resource_specs(d, n, gs_scn_path(p, "%s.resources", sp), false, &c->nscore_res, c->score_res,
+                                 c->score_res_weight)))
+            return rc;
+    } else {
+        c->nscore_res = 0;
+    }
+    if (c->nscore_res == 0) {
+        /* defaults.go: an empty list is cpu 1, memory 1 */
+        c->nscore_res = 2;
+        c->score_res[0] = GS_RES_CPU;
+        c->score_res_weight[0] = 1;
+        c->score_res[1] = GS_RES_MEMORY;
+        c->score_res_weight[1] = 1;
+    }
+    const struct gs_ynode *rtcr = gs_y_get(ss, "requestedToCapacityRatio");
+    if (rtcr && gs_y_is_null(rtcr))
+        rtcr = NULL;
+    gs_scn_path(p, "%s.requestedToCapacityRatio", sp);
+    if (c->strategy == GS_SCORE_RTCR) {
+        if (!rtcr)
+            return gs_y_error(d, ss, "%s: must be specified when type is RequestedToCapacityRatio", p);
+        return shape(d, rtcr, p, c);
+    }
+    if (rtcr)
+        return gs_y_error(d, rtcr, "%s: must be nil when type is not RequestedToCapacityRatio", p);
+    c->nshape = 0;
+    return 0;
+}
+
+static int balanced_args(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
+{
+    static const char *const keys[] = {"apiVersion", "kind", "resources", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    char p[GS_SCN_PATH];
+    const struct gs_ynode *n;
+    const char *s;
+    if ((n = gs_y_get(m, "kind")) && (rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+        return rc;
+    if (n && strcmp(s, "NodeResourcesBalancedAllocationArgs") != 0)
+        return gs_y_error(d, n, "%s: expected NodeResourcesBalancedAllocationArgs, got %.80s", p, s);
+    n = gs_y_get(m, "resources");
+    int nres = 0;
+    if (n && !gs_y_is_null(n) &&
+        (rc = resource_specs(d, n, gs_scn_path(p, "%s.resources", path), true, &nres, c->balanced_res, NULL)))
+        return rc;
+    if (nres == 0) {
+        nres = 2;
+        c->balanced_res[0] = GS_RES_CPU;
+        c->balanced_res[1] = GS_RES_MEMORY;
+    }
+    c->nbalanced_res = nres;
+    return 0;
+}
+
+static int preemption_args(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
+{
+    static const char *const keys[] = {"apiVersion", "kind", "minCandidateNodesPercentage",
+                                       "minCandidateNodesAbsolute", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    char p[GS_SCN_PATH];
+    const struct gs_ynode *n;
+    const char *s;
+    if ((n = gs_y_get(m, "kind")) && (rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+        return rc;
+    if (n && strcmp(s, "DefaultPreemptionArgs") != 0)
+        return gs_y_error(d, n, "%s: expected DefaultPreemptionArgs, got %.80s", p, s);
+    int64_t v;
+    const struct gs_ynode *pn = gs_y_get(m, "minCandidateNodesPercentage");
+    if (pn && !gs_y_is_null(pn)) {
+        if ((rc = gs_y_int(d, pn, gs_scn_path(p, "%s.minCandidateNodesPercentage", path), 0, 100, &v)))
+            return rc;
+        c->min_candidate_nodes_percentage = (int)v;
+    }
+    if ((n = gs_y_get(m, "minCandidateNodesAbsolute")) && !gs_y_is_null(n)) {
+        if ((rc = gs_y_int(d, n, gs_scn_path(p, "%s.minCandidateNodesAbsolute", path), 0, INT32_MAX, &v)))
+            return rc;
+        c->min_candidate_nodes_absolute = (int)v;
+    }
+    if (c->min_candidate_nodes_percentage == 0 && c->min_candidate_nodes_absolute == 0)
+        return gs_y_error(d, pn ? pn : m,
+                          "%s.minCandidateNodesPercentage: cannot be zero at the same time as "
+                          "minCandidateNodesAbsolute", path);
+    return 0;
+}
+
+static int plugin_config(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, struct gs_sched_config *c)
+{
+    int rc = gs_y_want_seq(d, seq, path);
+    if (rc)
+        return rc;
+    static const char *const keys[] = {"name", "args", NULL};
+    static const char *const req[] = {"name", NULL};
+    for (int i = 0; i < seq->n; i++) {
+        const struct gs_ynode *it = seq->items[i];
+        char ip[GS_SCN_PATH], fp[GS_SCN_PATH];
+        gs_scn_path(ip, "%s[%d]", path, i);
+        if ((rc = gs_y_check_map(d, it, ip, keys, NULL, req)))
+            return rc;
+        const struct gs_ynode *nn = gs_y_get(it, "name");
+        const char *name;
+        if ((rc = gs_y_kstr(d, nn, gs_scn_path(fp, "%s.name", ip), &name)))
+            return rc;
+        for (int j = 0; j < i; j++) {
+            const struct gs_ynode *other = gs_y_get(seq->items[j], "name");
+            if (strcmp(other->text, name) == 0)
+                return gs_y_error(d, nn, "%s: Duplicate value: \"%s\" (first at line %d column %d)", fp, name,
+                                  other->line, other->col);
+        }
+        enum pkind kind;
+        int id;
+        if ((rc = plugin_kind(d, nn, fp, name, &kind, &id)))
+            return rc;
+        const struct gs_ynode *args = gs_y_get(it, "args");
+        if (args && gs_y_is_null(args))
+            args = NULL;
+        gs_scn_path(fp, "%s.args", ip);
+        if (args && (rc = gs_y_want_map(d, args, fp)))
+            return rc;
+        if (kind == PK_MODELLED && id == GS_PL_NODE_RESOURCES_FIT) {
+            if (args && (rc = fit_args(d, args, fp, c)))
+                return rc;
+        } else if (kind == PK_MODELLED && id == GS_PL_BALANCED_ALLOCATION) {
+            if (args && (rc = balanced_args(d, args, fp, c)))
+                return rc;
+        } else if (kind == PK_MODELLED && id == GS_PL_DEFAULT_PREEMPTION) {
+            if (args && (rc = preemption_args(d, args, fp, c)))
+                return rc;
+        } else if (args && args->n > 0) {
+            return gs_y_unsupported(d, args, gs_scn_path(fp, "%s.args (%s)", ip, name));
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ KubeSchedulerConfiguration */
+
+static int expect_default(struct gs_ydec *d, const struct gs_ynode *n, const char *path, int64_t def)
+{
+    int64_t v;
+    int rc = gs_y_int(d, n, path, 1, INT32_MAX, &v);
+    if (rc)
+        return rc;
+    if (v != def)
+        return gs_y_unsupported(d, n, path);
+    return 0;
+}
+
+static int profile(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
+{
+    static const char *const keys[] = {"schedulerName", "percentageOfNodesToScore", "plugins", "pluginConfig", NULL};
+    static const char *const unsup[] = {"percentageOfPlacementsToScore", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, unsup, NULL);
+    if (rc)
+        return rc;
+    char p[GS_SCN_PATH];
+    const struct gs_ynode *n;
+    if ((n = gs_y_get(m, "schedulerName")) && !gs_y_is_null(n)) {
+        if ((rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.schedulerName", path), &c->scheduler_name)))
+            return rc;
+        if (!gs_scn_is_dns_subdomain(c->scheduler_name))
+            return gs_y_error(d, n, "invalid schedulerName \"%.80s\" at %s: must be a DNS-1123 subdomain",
+                              c->scheduler_name, p);
+    }
+    if ((n = gs_y_get(m, "percentageOfNodesToScore")) && !gs_y_is_null(n)) {
+        int64_t v;
+        if ((rc = gs_y_int(d, n, gs_scn_path(p, "%s.percentageOfNodesToScore", path), 0, 100, &v)))
+            return rc;
+        c->percentage_of_nodes_to_score = (int)v;
+    }
+    if ((n = gs_y_get(m, "plugins")) && !gs_y_is_null(n) &&
+        (rc = decode_plugins(d, n, gs_scn_path(p, "%s.plugins", path), c)))
+        return rc;
+    if ((n = gs_y_get(m, "pluginConfig")) && !gs_y_is_null(n) &&
+        (rc = plugin_config(d, n, gs_scn_path(p, "%s.pluginConfig", path), c)))
+        return rc;
+    return 0;
+}
+
+static int kube_scheduler_config(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
+                                 struct gs_sched_config *c)
+{
+    static const char *const keys[] = {"apiVersion", "kind", "parallelism", "leaderElection", "clientConnection",
+                                       "enableProfiling", "enableContentionProfiling", "percentageOfNodesToScore",
+                                       "podInitialBackoffSeconds", "podMaxBackoffSeconds", "profiles",
+                                       "delayCacheUntilActive", NULL};
+    static const char *const unsup[] = {"extenders", "percentageOfPlacementsToScore", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, unsup, NULL);
+    if (rc)
+        return rc;
+    char p[GS_SCN_PATH];
+    const struct gs_ynode *n;
+    const char *s;
+    if ((n = gs_y_get(m, "apiVersion"))) {
+        if ((rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.apiVersion", path), &s)))
+            return rc;
+        if (strcmp(s, "kubescheduler.config.k8s.io/v1") != 0)
+            return gs_y_error(d, n, "unsupported apiVersion \"%.80s\" at %s: expected kubescheduler.config.k8s.io/v1", s,
+                              p);
+    }
+    if ((n = gs_y_get(m, "kind"))) {
+        if ((rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+            return rc;
+        if (strcmp(s, "KubeSchedulerConfiguration") != 0)
+            return gs_y_error(d, n, "unsupported kind \"%.80s\" at %s: expected KubeSchedulerConfiguration", s, p);
+    }
+    /* settings of the process, not of scheduling: checked for type and otherwise ignored */
+    int64_t iv;
+    bool bv;
+    if ((n = gs_y_get(m, "parallelism")) && (rc = gs_y_int(d, n, gs_scn_path(p, "%s.parallelism", path), 1, INT32_MAX, &iv)))
+        return rc;
+    if ((n = gs_y_get(m, "leaderElection")) && (rc = gs_y_want_map(d, n, gs_scn_path(p, "%s.leaderElection", path))))
+        return rc;
+    if ((n = gs_y_get(m, "clientConnection")) &&
+        (rc = gs_y_want_map(d, n, gs_scn_path(p, "%s.clientConnection", path))))
+        return rc;
+    static const char *const bools[] = {"enableProfiling", "enableContentionProfiling", "delayCacheUntilActive", NULL};
+    for (int i = 0; bools[i]; i++)
+        if ((n = gs_y_get(m, bools[i])) && (rc = gs_y_bool(d, n, gs_scn_path(p, "%s.%s", path, bools[i]), &bv)))
+            return rc;
+    /* the queue's backoff is fixed at upstream's defaults for now */
+    if ((n = gs_y_get(m, "podInitialBackoffSeconds")) &&
+        (rc = expect_default(d, n, gs_scn_path(p, "%s.podInitialBackoffSeconds", path), 1)))
+        return rc;
+    if ((n = gs_y_get(m, "podMaxBackoffSeconds")) &&
+        (rc = expect_default(d, n, gs_scn_path(p, "%s.podMaxBackoffSeconds", path), 10)))
+        return rc;
+    if ((n = gs_y_get(m, "percentageOfNodesToScore")) && !gs_y_is_null(n)) {
+        if ((rc = gs_y_int(d, n, gs_scn_path(p, "%s.percentageOfNodesToScore", path), 0, 100, &iv)))
+            return rc;
+        c->percentage_of_nodes_to_score = (int)iv;
+    }
+    if ((n = gs_y_get(m, "profiles")) && !gs_y_is_null(n)) {
+        char pp[GS_SCN_PATH];
+        gs_scn_path(pp, "%s.profiles", path);
+        if ((rc = gs_y_want_seq(d, n, pp)))
+            return rc;
+        if (n->n > 1)
+            return gs_y_unsupported(d, n->items[1], gs_scn_path(p, "%s[1] (more than one profile)", pp));
+        if (n->n == 1 && (rc = profile(d, n->items[0], gs_scn_path(p, "%s[0]", pp), c)))
+            return rc;
+    }
+    return 0;
+}
+
+int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_scenario *sc)
+{
+    static const char *const keys[] = {"config", "tieBreak", "admission", NULL};
+    static const char *const unsup[] = {"kueueConfig", NULL};
+    int rc = gs_y_check_map(d, map, "spec.scheduler", keys, unsup, NULL);
+    if (rc)
+        return rc;
+    struct gs_sched_config *c = &sc->sched;
+    const struct gs_ynode *n;
+    if ((n = gs_y_get(map, "config")) && !gs_y_is_null(n) &&
+        (rc = kube_scheduler_config(d, n, "spec.scheduler.config", c)))
+        return rc;
+    if (!c->dra_enabled) {
+        c->filter_enabled[GS_PL_DYNAMIC_RESOURCES] = false;
+        c->score_enabled[GS_PL_DYNAMIC_RESOURCES] = false;
+    }
+    if ((n = gs_y_get(map, "tieBreak"))) {
+        static const char *const tb[] = {"random", "first", NULL};
+        int v;
+        if ((rc = gs_y_enum(d, n, "spec.scheduler.tieBreak", tb, &v)))
+            return rc;
+        c->tiebreak_first = v == 1;
+    }
+    if ((n = gs_y_get(map, "admission"))) {
+        static const char *const adm[] = {"podByPod", "gang", "kueue", NULL};
+        int v;
+        if ((rc = gs_y_enum(d, n, "spec.scheduler.admission", adm, &v)))
+            return rc;
+        if (v != 0) {
+            char p[GS_SCN_PATH];
+            return gs_y_unsupported(d, n, gs_scn_path(p, "spec.scheduler.admission: %s", adm[v]));
+        }
+        sc->admission = adm[v];
+    }
+    return 0;
+}

@@ -1,0 +1,103 @@
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <string.h>
+
+#include "gpusim/error.h"
+
+Test(error, strerror_texts)
+{
+    cr_assert_str_eq(gs_strerror(GS_OK), "success");
+    cr_assert_str_eq(gs_strerror(GS_ENOMEM), "out of memory");
+    cr_assert_str_eq(gs_strerror(GS_EINVAL), "invalid input");
+    cr_assert_str_eq(gs_strerror(GS_EIO), "input/output error");
+    cr_assert_str_eq(gs_strerror(GS_ERANGE), "value out of range");
+    cr_assert_str_eq(gs_strerror(GS_ENOTSUP), "not supported yet");
+    cr_assert_str_eq(gs_strerror(GS_ESQL), "trace database error");
+    cr_assert_str_eq(gs_strerror(GS_EINTERRUPTED), "interrupted");
+    cr_assert_str_eq(gs_strerror(GS_EINTERNAL), "internal error");
+    cr_assert_str_eq(gs_strerror(-9), "unknown error");
+    cr_assert_str_eq(gs_strerror(1), "unknown error");
+    cr_assert_str_eq(gs_strerror(-2147483647 - 1), "unknown error");
+}
+
+Test(error, set_formats_and_returns_code)
+{
+    struct gs_error e;
+    memset(&e, 0x55, sizeof e);
+    int rc = gs_error_set(&e, GS_EINVAL, "scenario.yaml", 12, 7, "unknown key '%s' in %s[%d]",
+                          "gpus", "nodePools", 0);
+    cr_assert_eq(rc, GS_EINVAL);
+    cr_assert_eq(e.code, GS_EINVAL);
+    cr_assert_str_eq(e.file, "scenario.yaml");
+    cr_assert_eq(e.line, 12);
+    cr_assert_eq(e.col, 7);
+    cr_assert_str_eq(e.msg, "unknown key 'gpus' in nodePools[0]");
+}
+
+Test(error, set_null_error_and_null_file)
+{
+    cr_assert_eq(gs_error_set(NULL, GS_ENOTSUP, "x", 1, 1, "ignored %d", 3), GS_ENOTSUP);
+    struct gs_error e;
+    cr_assert_eq(gs_error_set(&e, GS_EINVAL, NULL, 0, 0, "no file"), GS_EINVAL);
+    cr_assert_str_eq(e.file, "");
+    cr_assert_eq(e.line, 0);
+    cr_assert_eq(e.col, 0);
+    cr_assert_str_eq(e.msg, "no file");
+}
+
+Test(error, set_truncates_long_message_and_file)
+{
+    struct gs_error e;
+    char longfile[2000];
+    memset(longfile, 'f', sizeof longfile - 1);
+    longfile[sizeof longfile - 1] = '\0';
+    char longmsg[3000];
+    memset(longmsg, 'm', sizeof longmsg - 1);
+    longmsg[sizeof longmsg - 1] = '\0';
+    gs_error_set(&e, GS_EINVAL, longfile, 3, 4, "%s", longmsg);
+    cr_assert_eq(strlen(e.file), sizeof e.file - 1);
+    cr_assert_eq(strlen(e.msg), sizeof e.msg - 1);
+    cr_assert_eq(e.msg[0], 'm');
+    cr_assert_eq(e.msg[sizeof e.msg - 2], 'm');
+    cr_assert_eq(e.line, 3);
+}
+
+Test(error, truncation_never_splits_utf8)
+{
+    struct gs_error e;
+    /* 1022 ASCII bytes then a 3-byte character: only 1023 bytes fit, so the whole
+     * character must go rather than leave one or two of its bytes. */
+    char msg[1100];
+    memset(msg, 'a', 1022);
+    strcpy(msg + 1022, "\xE2\x82\xAC tail");
+    gs_error_set(&e, GS_EINVAL, "f", 1, 1, "%s", msg);
+    cr_assert_eq(strlen(e.msg), 1022);
+    cr_assert_eq(e.msg[1021], 'a');
+
+    /* A character that fits exactly is kept. */
+    memset(msg, 'a', 1020);
+    strcpy(msg + 1020, "\xE2\x82\xAC tail");
+    gs_error_set(&e, GS_EINVAL, "f", 1, 1, "%s", msg);
+    cr_assert_eq(strlen(e.msg), 1023);
+    cr_assert_eq((unsigned char)e.msg[1022], 0xAC);
+}
+
+Test(error, negative_positions_clamp_to_unknown)
+{
+    struct gs_error e;
+    gs_error_set(&e, GS_EINVAL, "f", -5, -1, "x");
+    cr_assert_eq(e.line, 0);
+    cr_assert_eq(e.col, 0);
+}
+
+Test(error, assert_aborts, .signal = SIGABRT)
+{
+    gs_assert_clock_us = 1500;
+    GS_ASSERT(1 + 1 == 3);
+}
+
+Test(error, assert_passes_when_true)
+{
+    GS_ASSERT(1 + 1 == 2);
+    cr_assert(1);
+}

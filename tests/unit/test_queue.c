@@ -1,0 +1,139 @@
+/* The scheduling queue: PrioritySort order, backoff, cluster events, the 5-minute flush. */
+#include <criterion/criterion.h>
+
+#include "gpusim/queue.h"
+#include "gpusim/sched.h"
+
+static struct gs_world w;
+static struct gs_pod_template lo, hi;
+static struct gs_queue *q;
+
+static void setup(void)
+{
+    cr_assert_eq(gs_world_init(&w), 0);
+    lo.priority = 0;
+    hi.priority = 1000;
+    q = gs_queue_new(&w, GS_SEC(1), GS_SEC(10));
+    cr_assert_not_null(q);
+}
+
+static void teardown(void)
+{
+    gs_queue_free(q);
+    gs_world_free(&w);
+}
+
+static int pod(const char *name, const struct gs_pod_template *t)
+{
+    int p = gs_world_add_pod(&w, name, -1, t, 0);
+    cr_assert_geq(p, 0);
+    return p;
+}
+
+TestSuite(queue, .init = setup, .fini = teardown);
+
+Test(queue, priority_then_arrival_order)
+{
+    int a = pod("a", &lo), b = pod("b", &hi), c = pod("c", &lo), d = pod("d", &hi);
+    gs_queue_add(q, a, GS_SEC(1));
+    gs_queue_add(q, b, GS_SEC(2));
+    gs_queue_add(q, c, GS_SEC(0));
+    gs_queue_add(q, d, GS_SEC(2));
+    cr_assert_eq(gs_queue_active_len(q), 4);
+    cr_assert_eq(gs_queue_pop(q), b); /* priority 1000, first of the two at t=2s */
+    cr_assert_eq(gs_queue_pop(q), d);
+    cr_assert_eq(gs_queue_pop(q), c); /* priority 0, earliest timestamp */
+    cr_assert_eq(gs_queue_pop(q), a);
+    cr_assert_eq(gs_queue_pop(q), -1);
+    cr_assert_eq(w.pods[a].attempts, 1);
+}
+
+Test(queue, backoff_doubles_to_ten_seconds)
+{
+    gs_time want[] = {GS_SEC(1), GS_SEC(1), GS_SEC(2), GS_SEC(4), GS_SEC(8), GS_SEC(10), GS_SEC(10)};
+    for (int a = 0; a < 7; a++)
+        cr_assert_eq(gs_queue_backoff(q, a), want[a], "attempts %d: %lld", a, (long long)gs_queue_backoff(q, a));
+    cr_assert_eq(gs_queue_backoff(q, 200), GS_SEC(10)); /* no overflow */
+}
+
+Test(queue, event_moves_only_pods_rejected_by_interested_plugins)
+{
+    int fit = pod("fit", &lo), taint = pod("taint", &lo), none = pod("none", &lo);
+    for (int p = 0; p < 3; p++) {
+        gs_queue_add(q, p, 0);
+        cr_assert_eq(gs_queue_pop(q), p);
+    }
+    gs_queue_unschedulable(q, fit, 1u << GS_PL_NODE_RESOURCES_FIT, 0);
+    gs_queue_unschedulable(q, taint, 1u << GS_PL_TAINT_TOLERATION, 0);
+    gs_queue_unschedulable(q, none, 0, 0);
+    cr_assert_eq(gs_queue_waiting_len(q), 3);
+
+    int out[8], nout = -1;
+    /* A pod finished at t=5s: backoff (1 s) is over, so the Fit pod and the pod with no
+     * recorded plugin go straight to activeQ; the taint pod stays. */
+    int moved = gs_queue_on_event(q, GS_CE_ASSIGNED_POD_DELETE, GS_SEC(5), out, 8, &nout);
+    cr_assert_eq(moved, 2);
+    cr_assert_eq(nout, 0);
+    cr_assert_eq(w.pods[taint].qstate, GS_Q_UNSCHEDULABLE);
+    cr_assert_eq(w.pods[fit].qstate, GS_Q_ACTIVE);
+    cr_assert_eq(w.pods[none].qstate, GS_Q_ACTIVE);
+}
+
+Test(queue, event_during_backoff_goes_to_backoffq)
+{
+    int p = pod("p", &lo);
+    gs_queue_add(q, p, 0);
+    gs_queue_pop(q);
+    gs_queue_unschedulable(q, p, 1u << GS_PL_NODE_RESOURCES_FIT, GS_SEC(10));
+    cr_assert_eq(w.pods[p].backoff_until, GS_SEC(11));
+    int out[4], nout = 0;
+    cr_assert_eq(gs_queue_on_event(q, GS_CE_NODE_ADD, GS_MS(10500), out, 4, &nout), 0);
+    cr_assert_eq(nout, 1);
+    cr_assert_eq(out[0], p);
+    cr_assert_eq(w.pods[p].qstate, GS_Q_BACKOFF);
+    cr_assert(!gs_queue_backoff_expired(q, p, GS_MS(10999)));
+    cr_assert(gs_queue_backoff_expired(q, p, GS_SEC(11)));
+    cr_assert_eq(gs_queue_pop(q), p);
+    cr_assert_eq(w.pods[p].attempts, 2);
+}
+
+Test(queue, flush_after_five_minutes)
+{
+    int p = pod("p", &lo);
+    gs_queue_add(q, p, 0);
+    gs_queue_pop(q);
+    gs_queue_unschedulable(q, p, 1u << GS_PL_NODE_RESOURCES_FIT, GS_SEC(20));
+    int out[4], nout = 0;
+    cr_assert_eq(gs_queue_flush(q, GS_SEC(20) + GS_MIN(5), out, 4, &nout), 0); /* not more than 5 min */
+    cr_assert_eq(gs_queue_flush(q, GS_SEC(330), out, 4, &nout), 1);
+    cr_assert_eq(gs_queue_pop(q), p);
+}
+
+Test(queue, failed_pod_queues_behind_newer_arrivals)
+{
+    int old = pod("old", &lo), young = pod("young", &lo);
+    gs_queue_add(q, old, 0);
+    gs_queue_pop(q);
+    gs_queue_add(q, young, GS_SEC(1));
+    gs_queue_unschedulable(q, old, 0, GS_SEC(2)); /* timestamp refreshed to 2s */
+    int out[4], nout = 0;
+    gs_queue_on_event(q, GS_CE_NODE_ADD, GS_SEC(5), out, 4, &nout);
+    cr_assert_eq(gs_queue_pop(q), young);
+    cr_assert_eq(gs_queue_pop(q), old);
+}
+
+Test(queue, remove_from_any_state)
+{
+    int a = pod("a", &lo), b = pod("b", &lo), c = pod("c", &hi);
+    gs_queue_add(q, a, 0);
+    gs_queue_add(q, b, 0);
+    gs_queue_add(q, c, 0);
+    gs_queue_remove(q, c);
+    cr_assert_eq(gs_queue_active_len(q), 2);
+    cr_assert_eq(gs_queue_pop(q), a);
+    gs_queue_unschedulable(q, a, 0, 0);
+    gs_queue_remove(q, a);
+    cr_assert_eq(gs_queue_waiting_len(q), 0);
+    cr_assert_eq(w.pods[a].qstate, GS_Q_NONE);
+    cr_assert_eq(gs_queue_pop(q), b);
+}

@@ -1,0 +1,376 @@
+/* Tests of the summary report (reports/summary.c) and the SQL views (reports/views.sql):
+ * traces are written with the trace writer, then reported on from the database alone. */
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpusim/error.h"
+#include "gpusim/report.h"
+#include "gpusim/trace.h"
+
+static char dir[64];
+static char path[128];
+
+static void setup(void)
+{
+    strcpy(dir, "/tmp/gs-report-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.db", dir);
+}
+
+static void teardown(void)
+{
+    static const char *const sfx[] = {"", "-journal", "-wal", "-shm"};
+    char p[160];
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", path, sfx[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+TestSuite(report, .init = setup, .fini = teardown);
+
+#define MSG_A                                                                                      \
+    "0/5 nodes are available: 3 Insufficient nvidia.com/gpu, 2 node(s) had untolerated taint "     \
+    "{nvidia.com/gpu: present}. preemption: 0/5 nodes are available: 5 No preemption victims "     \
+    "found for incoming pod."
+#define MSG_B "0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector."
+#define MSG_REJ                                                                                    \
+    "Pod was rejected: Node didn't have enough resource: nvidia.com/gpu, requested: 8, used: 8, "  \
+    "capacity: 8"
+#define MSG_CQ                                                                                     \
+    "ClusterQueue.kueue.x-k8s.io \"team-a\" is invalid: spec.cohort: Invalid value: \"A\""
+
+static void pod(struct gs_trace *t, int id, const char *name, const char *phase, const char *msg)
+{
+    struct gs_trace_pod p = {.id = id,
+                             .name = name,
+                             .workload = "w",
+                             .created_us = 0,
+                             .scheduled_us = -1,
+                             .started_us = -1,
+                             .finished_us = -1,
+                             .node_id = -1,
+                             .phase = phase,
+                             .message = msg,
+                             .gpu = 8};
+    if (strcmp(phase, "Running") == 0 || strcmp(phase, "Succeeded") == 0) {
+        p.scheduled_us = GS_SEC(id + 1);
+        p.started_us = GS_SEC(id + 2);
+        p.node_id = id % 2;
+    }
+    cr_assert_eq(gs_trace_pod(t, &p), 0);
+}
+
+static void sample(struct gs_trace *t, gs_time t_us, const char *pool, int ready, int cap,
+                   int alloc, double frag)
+{
+    struct gs_trace_sample s = {.t_us = t_us,
+                                .pool = pool,
+                                .nodes_ready = ready,
+                                .gpus_capacity = cap,
+                                .gpus_allocatable = cap,
+                                .gpus_allocated = alloc,
+                                .frag_gpus = frag};
+    cr_assert_eq(gs_trace_sample(t, &s), 0);
+}
+
+/* A finished run: 5 nodes in 3 pools, 17 pods in every phase, 3 samples, 3 checks. */
+static void build_demo(void)
+{
+    struct gs_trace *t = NULL;
+    char err[256];
+    cr_assert_eq(gs_trace_open(path, GS_TRACE_EVENTS, &t, err, sizeof err), 0, "%s", err);
+    gs_trace_run_kv(t, "scenario", "demo");
+    gs_trace_run_kv(t, "seed", "42");
+    gs_trace_run_kv(t, "kubernetesVersion", "1.34");
+    gs_trace_run_kv(t, "version", "0.1.0");
+    gs_trace_run_kv(t, "events", "1234");
+    gs_trace_node(t, 0, "h100-0", "h100", "NVIDIA-H100-80GB-HBM3", 8);
+    gs_trace_node(t, 1, "h100-1", "h100", "NVIDIA-H100-80GB-HBM3", 8);
+    gs_trace_node(t, 2, "cpu-0", "cpu", NULL, 0);
+    gs_trace_node(t, 3, "a100-0", "a100", "NVIDIA-A100-SXM4-40GB", 4);
+    gs_trace_node(t, 4, "a100-1", "a100", "NVIDIA-A100-SXM4-80GB", 4);
+
+    pod(t, 0, "train-0", "Running", NULL);
+    pod(t, 1, "train-1", "Running", NULL);
+    pod(t, 2, "train-2", "Running", NULL);
+    pod(t, 3, "done-0", "Succeeded", NULL);
+    for (int i = 0; i < 12; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "wait-%d", i);
+        /* wait-1's pod row has no message: the report takes its last FailedScheduling event */
+        pod(t, 4 + i, name, "Pending", i == 1 ? NULL : MSG_A);
+        cr_assert_eq(gs_trace_pod_event(t, 0, 4 + i, "FailedScheduling", MSG_A), 0);
+        if (i == 1)
+            cr_assert_eq(gs_trace_pod_event(t, GS_SEC(5), 4 + i, "FailedScheduling", MSG_B), 0);
+    }
+    pod(t, 16, "bad-0", "Rejected", MSG_REJ);
+    gs_trace_object(t, 0, "ResourceFlavor", NULL, "default-flavor", "Created", NULL);
+    gs_trace_object(t, 0, "ClusterQueue", NULL, "team-a", "Rejected", MSG_CQ);
+    gs_trace_object(t, 0, "LocalQueue", "ml", "q", "Rejected",
+                    "LocalQueue.kueue.x-k8s.io \"q\" is invalid");
+
+    /* allocated 0 for 60 s, 8 for 60 s, 16 for 60 s: time-weighted mean 8 */
+    sample(t, 0, "", 1, 16, 0, 0.0);
+    sample(t, 0, "h100", 0, 16, 0, 0.0);
+    sample(t, 0, "cpu", 1, 0, 0, 0.0);
+    sample(t, 0, "a100", 0, 8, 0, 0.0);
+    sample(t, GS_SEC(60), "", 3, 16, 8, 2.0);
+    sample(t, GS_SEC(60), "h100", 2, 16, 8, 2.0);
+    sample(t, GS_SEC(120), "", 4, 16, 16, 1.0);
+    sample(t, GS_SEC(120), "a100", 1, 8, 0, 0.0);
+
+    gs_trace_check(t, 0, 40, "pod train-0 phase Running", 1, NULL);
+    gs_trace_check(t, 1, 43, "pods {phase: Pending} count 10", 0, "got 12");
+    gs_trace_check(t, 2, 45, "node h100-0 schedulable", 1, NULL);
+    cr_assert_eq(gs_trace_close(t, "complete", GS_SEC(180)), 0);
+}
+
+/* The summary of `p` as a malloc'd string; asserts the return code. */
+static char *summary(const char *p, int want_rc, char *err, int errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    cr_assert_not_null(m);
+    int rc = gs_report_summary(p, m, err, errlen);
+    fclose(m);
+    cr_assert_eq(rc, want_rc, "gs_report_summary: %d (%s)", rc, err ? err : "");
+    return buf;
+}
+
+Test(report, summary_of_a_complete_run)
+{
+    build_demo();
+    char err[256] = "";
+    char *out = summary(path, 0, err, sizeof err);
+    const char *want =
+        "Scenario:    demo\n"
+        "Seed:        42\n"
+        "Kubernetes:  1.34\n"
+        "Status:      complete\n"
+        "Simulated:   3m0s, 1234 events dispatched\n"
+        "Nodes:       5\n"
+        "  h100  2 nodes, 16 GPUs NVIDIA-H100-80GB-HBM3, all ready at 1m0s\n"
+        "  cpu   1 node, no GPUs, all ready at 0s\n"
+        "  a100  2 nodes, 8 GPUs (mixed products), 1/2 ready at end\n"
+        "Pods:        17 (Pending 12, Running 3, Succeeded 1, Failed 0, Rejected 1)\n"
+        "GPUs:        capacity 16; allocated min 0, mean 8.00, max 16 (time-weighted mean of 3 "
+        "samples)\n"
+        "Fragmented:  mean 1.00, max 2.00 GPUs\n"
+        "\n"
+        "Pending (12):\n"
+        "  wait-0  " MSG_A "\n"
+        "  wait-1  " MSG_B "\n"
+        "  wait-2  " MSG_A "\n"
+        "  wait-3  " MSG_A "\n"
+        "  wait-4  " MSG_A "\n"
+        "  wait-5  " MSG_A "\n"
+        "  wait-6  " MSG_A "\n"
+        "  wait-7  " MSG_A "\n"
+        "  wait-8  " MSG_A "\n"
+        "  wait-9  " MSG_A "\n"
+        "  ... and 2 more\n"
+        "\n"
+        "Rejected (3):\n"
+        "  pod/bad-0            " MSG_REJ "\n"
+        "  ClusterQueue/team-a  " MSG_CQ "\n"
+        "  LocalQueue/ml/q      LocalQueue.kueue.x-k8s.io \"q\" is invalid\n"
+        "\n"
+        "PASS  pod train-0 phase Running\n"
+        "FAIL  pods {phase: Pending} count 10: got 12\n"
+        "PASS  node h100-0 schedulable\n"
+        "checks: 2 passed, 1 failed\n";
+    cr_assert_str_eq(out, want);
+    /* stable: the same database gives the same bytes */
+    char *again = summary(path, 0, err, sizeof err);
+    cr_assert_str_eq(again, out);
+    free(again);
+    free(out);
+    cr_assert_eq(gs_report_checks_failed(path), 1);
+}
+
+static int write_and_die(void)
+{
+    struct gs_trace *t = NULL;
+    if (gs_trace_open(path, GS_TRACE_EVENTS, &t, NULL, 0) != 0)
+        return 10;
+    gs_trace_run_kv(t, "scenario", "killed");
+    gs_trace_run_kv(t, "seed", "7");
+    struct gs_trace_sample s = {.t_us = GS_SEC(30), .pool = "", .gpus_capacity = 8};
+    gs_trace_sample(t, &s);
+    gs_trace_pod_event(t, GS_SEC(90), 0, "Created", NULL);
+    if (gs_trace_commit(t) != 0)
+        return 11;
+    return 0;
+}
+
+Test(report, summary_of_a_killed_run)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0)
+        _exit(write_and_die());
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    char *out = summary(path, 0, NULL, 0);
+    /* no end_us: the end is the latest committed time; the only sample has no duration */
+    cr_assert_str_eq(out,
+                     "Scenario:    killed\n"
+                     "Seed:        7\n"
+                     "Kubernetes:  ?\n"
+                     "Status:      running\n"
+                     "run incomplete: status=running\n"
+                     "Simulated:   1m30s (last committed)\n"
+                     "Nodes:       0\n"
+                     "Pods:        0 (Pending 0, Running 0, Succeeded 0, Failed 0, Rejected 0)\n"
+                     "GPUs:        capacity 8; allocated min 0, mean 0.00, max 0 (time-weighted "
+                     "mean of 1 sample)\n"
+                     "Fragmented:  mean 0.00, max 0.00 GPUs\n"
+                     "\n"
+                     "checks: 0 passed, 0 failed\n");
+    free(out);
+    cr_assert_eq(gs_report_checks_failed(path), 0);
+}
+
+Test(report, summary_of_an_interrupted_run)
+{
+    struct gs_trace *t = NULL;
+    cr_assert_eq(gs_trace_open(path, GS_TRACE_SUMMARY, &t, NULL, 0), 0);
+    gs_trace_run_kv(t, "scenario", "stopped");
+    struct gs_trace_pod p = {.id = 0,
+                             .name = "p",
+                             .phase = "Terminating",
+                             .created_us = 0,
+                             .scheduled_us = -1,
+                             .started_us = -1,
+                             .finished_us = -1,
+                             .node_id = -1};
+    gs_trace_pod(t, &p);
+    p.id = 1;
+    p.name = "q";
+    p.phase = NULL;
+    gs_trace_pod(t, &p);
+    /* two samples at one time: no duration to weigh by, so a plain mean */
+    sample(t, 0, "", 0, 4, 1, 0.0);
+    sample(t, 0, "", 0, 8, 2, 0.0);
+    /* as gs_trace_close writes it after a write error */
+    gs_trace_run_kv(t, "error", "trace 't.db': commit: disk I/O error (File too large)");
+    cr_assert_eq(gs_trace_close(t, "interrupted", 0), 0);
+
+    char *out = summary(path, 0, NULL, 0);
+    cr_assert_str_eq(
+        out,
+        "Scenario:    stopped\n"
+        "Seed:        ?\n"
+        "Kubernetes:  ?\n"
+        "Status:      interrupted\n"
+        "run incomplete: status=interrupted\n"
+        "Error:       trace 't.db': commit: disk I/O error (File too large)\n"
+        "Simulated:   0s\n"
+        "Nodes:       0\n"
+        "Pods:        2 (Pending 0, Running 0, Succeeded 0, Failed 0, Rejected 0,"
+        " (none) 1, Terminating 1)\n"
+        "GPUs:        capacity 8 (min 4); allocated min 1, mean 1.50, max 2 (mean of 2 samples)\n"
+        "Fragmented:  mean 0.00, max 0.00 GPUs\n"
+        "\n"
+        "checks: 0 passed, 0 failed\n");
+    free(out);
+}
+
+Test(report, errors)
+{
+    char err[512] = "";
+    char *out = summary("/nonexistent-gpusim-dir/t.db", GS_EIO, err, sizeof err);
+    cr_assert_str_eq(err,
+                     "cannot open trace '/nonexistent-gpusim-dir/t.db': No such file or directory");
+    cr_assert_str_eq(out, "");
+    free(out);
+    cr_assert_eq(gs_report_checks_failed("/nonexistent-gpusim-dir/t.db"), GS_EIO);
+
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("this is a text file, long enough to be looked at as a database header........\n", f);
+    fclose(f);
+    out = summary(path, GS_EINVAL, err, sizeof err);
+    char want[256];
+    snprintf(want, sizeof want, "'%s' is not a gpusim trace (not an SQLite database)", path);
+    cr_assert_str_eq(err, want);
+    free(out);
+
+    /* an SQLite database, but not a trace */
+    unlink(path);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "CREATE TABLE x(a)", NULL, NULL, NULL), SQLITE_OK);
+    out = summary(path, GS_EINVAL, err, sizeof err);
+    snprintf(want, sizeof want, "'%s' is not a gpusim trace (no schema version)", path);
+    cr_assert_str_eq(err, want);
+    free(out);
+
+    /* a trace from a newer gpusim */
+    cr_assert_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    out = summary(path, GS_ENOTSUP, err, sizeof err);
+    snprintf(want, sizeof want,
+             "trace '%s' has schema version 99; this gpusim reads versions up to %d", path,
+             GS_TRACE_SCHEMA_VERSION);
+    cr_assert_str_eq(err, want);
+    free(out);
+    cr_assert_eq(gs_report_checks_failed(path), GS_ENOTSUP);
+}
+
+static int64_t q_int(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
+                 sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+Test(report, views_load_and_answer)
+{
+    build_demo();
+    FILE *f = fopen(GPUSIM_SOURCE_DIR "/reports/views.sql", "r");
+    cr_assert_not_null(f);
+    char *sql = NULL;
+    size_t len = 0;
+    cr_assert_eq(getdelim(&sql, &len, '\0', f) > 0, 1);
+    fclose(f);
+
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    char *emsg = NULL;
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, &emsg), SQLITE_OK, "%s", emsg);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, &emsg), SQLITE_OK, "loading twice: %s", emsg);
+    free(sql);
+
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pending_pods"), 12);
+    cr_assert_eq(q_int(db, "SELECT waiting_s = 180 FROM pending_pods WHERE name = 'wait-0'"), 1);
+    cr_assert_eq(
+        q_int(db, "SELECT message LIKE '%node affinity%' FROM pending_pods WHERE name = 'wait-1'"),
+        1);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pod_wait"), 4);
+    cr_assert_eq(q_int(db, "SELECT wait_s = 3 AND to_start_s = 4 AND node = 'h100-0' FROM pod_wait"
+                           " WHERE name = 'train-2'"),
+                 1);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM gpu_allocation"), 3);
+    cr_assert_eq(q_int(db, "SELECT allocated_pct = 50.0 FROM gpu_allocation WHERE t_s = 60"), 1);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pool_gpu_allocation WHERE pool = 'h100'"), 2);
+    cr_assert_eq(q_int(db, "SELECT pods * 1000 + times FROM scheduling_failures LIMIT 1"), 12012);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM scheduling_failures"), 2);
+    cr_assert_eq(q_int(db, "SELECT line FROM failed_checks"), 43);
+    sqlite3_close(db);
+}

@@ -1,0 +1,177 @@
+/* A whole run through the library: lifecycle, Jobs, events, checks, interruption. */
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpusim/run.h"
+#include "gpusim/scenario.h"
+
+static char trace_path[256];
+
+static void setup(void)
+{
+    snprintf(trace_path, sizeof trace_path, "/tmp/gpusim-test-run-%d.db", (int)getpid());
+}
+
+static void teardown(void)
+{
+    unlink(trace_path);
+}
+
+TestSuite(run, .init = setup, .fini = teardown);
+
+static void load(struct gs_scenario *sc, const char *yaml)
+{
+    struct gs_error err = {0};
+    int rc = gs_scenario_load_string("test.yaml", yaml, sc, &err);
+    cr_assert_eq(rc, 0, "load: %s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+}
+
+static char *query1(const char *sql)
+{
+    static char out[4096];
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open_v2(trace_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    out[0] = '\0';
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        snprintf(out, sizeof out, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+}
+
+static const char lifecycle[] =
+    "apiVersion: gpusim/v1alpha1\n"
+    "kind: Scenario\n"
+    "metadata: {name: lifecycle}\n"
+    "spec:\n"
+    "  startLatency: 10s\n"
+    "  cluster:\n"
+    "    nodePools:\n"
+    "    - {name: gpu, count: 2, gpu: {product: NVIDIA-L4, count: 4}, capacity: {cpu: '32', memory: 128Gi}}\n"
+    "  workloads:\n"
+    "  - name: job\n"
+    "    replicas: 3\n"
+    "    arrival: {at: 1m}\n"
+    "    duration: 10m\n"
+    "    template: {spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: 4}}}]}}\n"
+    "  expect:\n"
+    "  - {pods: {phase: Running}, at: 1m5s, count: 0}\n"
+    "  - {pods: {phase: Running}, at: 1m10s, count: 2}\n"
+    "  - {pod: job-2, at: 5m, phase: Pending}\n"
+    "  - {pod: job-2, at: 11m10s, phase: Pending, node: gpu-0}\n"
+    "  - {pod: job-2, at: 11m20s, phase: Running}\n"
+    "  - {pods: {phase: Succeeded}, count: 3}\n"
+    "  - {metric: gpusAllocated, at: 5m, equals: 8}\n";
+
+Test(run, lifecycle_with_start_latency_and_completion)
+{
+    struct gs_scenario sc;
+    load(&sc, lifecycle);
+    struct gs_run_opts o = {.trace_path = trace_path, .trace_level = GS_TRACE_EVENTS};
+    struct gs_run_result r;
+    char err[256];
+    cr_assert_eq(gs_run(&sc, &o, &r, err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < sc.nexpects; i++)
+        cr_expect(sc.expects[i].pass, "check %d (%s): %s", i, sc.expects[i].what, sc.expects[i].detail);
+    cr_assert_eq(r.checks_failed, 0);
+    cr_assert_str_eq(r.status, "complete");
+    /* job-2 waits for a job of the first pair to finish at 1m10s + 10m, starts 10 s later and
+     * runs 10 minutes: the run ends when it completes. */
+    cr_assert_eq(r.end, GS_SEC(60 + 10 + 600 + 10 + 600));
+    cr_assert_str_eq(query1("SELECT value FROM run WHERE key='status'"), "complete");
+    cr_assert_str_eq(query1("SELECT phase FROM pod WHERE name='job-2'"), "Succeeded");
+    cr_assert_str_eq(query1("SELECT started_us - scheduled_us FROM pod WHERE name='job-0'"), "10000000");
+    cr_assert_str_eq(query1("SELECT count(*) FROM expect_check WHERE pass=1"), "7");
+    gs_scenario_free(&sc);
+}
+
+static const char forever[] =
+    "apiVersion: gpusim/v1alpha1\n"
+    "kind: Scenario\n"
+    "metadata: {name: forever}\n"
+    "spec:\n"
+    "  horizon: 100000h\n"
+    "  cluster:\n"
+    "    nodePools:\n"
+    "    - {name: cpu, count: 4, capacity: {cpu: '8', memory: 32Gi}}\n"
+    "  workloads:\n"
+    "  - name: tick\n"
+    "    arrival: {every: 1s, count: 100000000, start: 0s}\n"
+    "    duration: 5s\n"
+    "    template: {spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}}\n";
+
+static volatile int stop_flag;
+static void stop_soon(gs_time now, gs_time horizon, uint64_t events, void *ctx)
+{
+    (void)now;
+    (void)horizon;
+    (void)ctx;
+    if (events > 100000)
+        stop_flag = 1;
+}
+
+Test(run, interrupted_run_leaves_a_trace_that_says_so)
+{
+    struct gs_scenario sc;
+    load(&sc, forever);
+    stop_flag = 0;
+    struct gs_run_opts o = {.trace_path = trace_path, .trace_level = GS_TRACE_SUMMARY, .stop = &stop_flag,
+                            .progress = stop_soon};
+    struct gs_run_result r;
+    char err[256];
+    cr_assert_eq(gs_run(&sc, &o, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(r.status, "interrupted");
+    cr_assert_str_eq(query1("SELECT value FROM run WHERE key='status'"), "interrupted");
+    cr_assert_gt(atoll(query1("SELECT count(*) FROM pod")), 1000);
+    gs_scenario_free(&sc);
+}
+
+static const char job_replaces_deleted[] =
+    "apiVersion: gpusim/v1alpha1\n"
+    "kind: Scenario\n"
+    "metadata: {name: jobs}\n"
+    "spec:\n"
+    "  cluster:\n"
+    "    nodePools:\n"
+    "    - {name: gpu, count: 1, gpu: {product: NVIDIA-L4, count: 2}, capacity: {cpu: '32', memory: 128Gi}}\n"
+    "  workloads:\n"
+    "  - manifest:\n"
+    "      apiVersion: batch/v1\n"
+    "      kind: Job\n"
+    "      metadata: {name: train}\n"
+    "      spec:\n"
+    "        parallelism: 2\n"
+    "        completions: 4\n"
+    "        template: {spec: {restartPolicy: Never, containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n"
+    "    arrival: {at: 0s}\n"
+    "    duration: 10m\n"
+    "  events:\n"
+    "  - {at: 5m, deletePod: {pod: train-0}}\n"
+    "  - {at: 6m, cordon: {node: gpu-0}}\n"
+    "  - {at: 7m, uncordon: {node: gpu-0}}\n"
+    "  expect:\n"
+    "  - {pods: {workload: train, phase: Running}, at: 5m, count: 2}\n"
+    "  - {pod: train-2, at: 5m, phase: Running}\n"
+    "  - {pod: train-0, at: 5m, exists: false}\n"
+    "  - {pods: {workload: train, phase: Succeeded}, count: 4}\n"
+    "  - {object: {kind: Job, name: train}, exists: true}\n";
+
+Test(run, job_replaces_a_deleted_pod_until_completions)
+{
+    struct gs_scenario sc;
+    load(&sc, job_replaces_deleted);
+    struct gs_run_opts o = {.trace_path = trace_path, .trace_level = GS_TRACE_EVENTS};
+    struct gs_run_result r;
+    char err[256];
+    cr_assert_eq(gs_run(&sc, &o, &r, err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < sc.nexpects; i++)
+        cr_expect(sc.expects[i].pass, "check %d (%s): %s", i, sc.expects[i].what, sc.expects[i].detail);
+    cr_assert_eq(r.pods_created, 5); /* 4 completions + 1 replacement */
+    cr_assert_str_eq(query1("SELECT phase FROM pod WHERE name='train-0'"), "Deleted");
+    gs_scenario_free(&sc);
+}

@@ -1,0 +1,533 @@
+/* Tests of the SQLite trace writer (sim/trace.c): the rows it writes, FailedScheduling
+ * aggregation, trace levels, batching, killed and failing runs. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpusim/error.h"
+#include "gpusim/trace.h"
+
+static char dir[64];
+static char path[128];
+
+static void setup(void)
+{
+    strcpy(dir, "/tmp/gs-trace-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.db", dir);
+}
+
+static void teardown(void)
+{
+    static const char *const sfx[] = {"", "-journal", "-wal", "-shm", ".a", ".b"};
+    char p[160];
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", path, sfx[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+TestSuite(trace, .init = setup, .fini = teardown);
+
+static sqlite3 *open_ro(const char *p)
+{
+    sqlite3 *db = NULL;
+    cr_assert_eq(sqlite3_open_v2(p, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    return db;
+}
+
+static int64_t q_int(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
+                 sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Column 0 of the first row as text; "<null>" for NULL. Static buffer. */
+static const char *q_text(sqlite3 *db, const char *sql)
+{
+    static char buf[1024];
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
+                 sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
+    const char *s = (const char *)sqlite3_column_text(st, 0);
+    snprintf(buf, sizeof buf, "%s", s ? s : "<null>");
+    sqlite3_finalize(st);
+    return buf;
+}
+
+static int file_exists(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0;
+}
+
+static struct gs_trace *open_trace(const char *p, enum gs_trace_level level)
+{
+    struct gs_trace *t = NULL;
+    char err[256] = "";
+    int rc = gs_trace_open(p, level, &t, err, sizeof err);
+    cr_assert_eq(rc, 0, "gs_trace_open: %d %s", rc, err);
+    cr_assert_not_null(t);
+    return t;
+}
+
+static const char MSG_A[] =
+    "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: "
+    "0/2 nodes are available: 2 No preemption victims found for incoming pod.";
+static const char MSG_B[] =
+    "0/2 nodes are available: 2 node(s) had untolerated taint {nvidia.com/gpu: present}. "
+    "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+
+Test(trace, writes_every_table)
+{
+    struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_run_kv(t, "scenario", "demo"), 0);
+    cr_assert_eq(gs_trace_run_kv(t, "seed", "1"), 0);
+    cr_assert_eq(gs_trace_run_kv(t, "seed", "42"), 0); /* replaces */
+    cr_assert_eq(gs_trace_node(t, 0, "h100-0", "h100", "NVIDIA-H100-80GB-HBM3", 8), 0);
+    cr_assert_eq(gs_trace_node(t, 1, "cpu-0", "cpu", NULL, 0), 0);
+    cr_assert_eq(gs_trace_node_event(t, 0, 0, "Joined", NULL, NULL), 0);
+    cr_assert_eq(gs_trace_node_event(t, GS_SEC(90), 0, "Allocatable", "nvidia.com/gpu", "8"), 0);
+
+    struct gs_trace_pod p = {.id = 0,
+                             .name = "train-0",
+                             .workload = "train",
+                             .pod_group = "g",
+                             .priority = 100,
+                             .cpu_m = 4000,
+                             .memory_b = 17179869184LL,
+                             .gpu = 8,
+                             .created_us = 0,
+                             .scheduled_us = GS_SEC(2),
+                             .started_us = GS_SEC(5),
+                             .finished_us = -1,
+                             .node_id = 0,
+                             .phase = "Running",
+                             .message = NULL};
+    cr_assert_eq(gs_trace_pod(t, &p), 0);
+    struct gs_trace_pod q = {.id = 1,
+                             .name = "train-1",
+                             .workload = "train",
+                             .pod_group = NULL,
+                             .priority = 0,
+                             .cpu_m = 500,
+                             .memory_b = 1024,
+                             .gpu = 4,
+                             .created_us = GS_SEC(1),
+                             .scheduled_us = -1,
+                             .started_us = -1,
+                             .finished_us = -1,
+                             .node_id = -1,
+                             .phase = "Pending",
+                             .message = MSG_A};
+    cr_assert_eq(gs_trace_pod(t, &q), 0);
+
+    /* pod 1: A, A (folded), B (new), A (new: the previous one was B), interleaved with pod 0,
+     * then Scheduled and A again (new: the previous event was not a FailedScheduling). */
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(1), 1, "Created", NULL), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(1), 1, "FailedScheduling", MSG_A), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(1), 0, "FailedScheduling", MSG_A), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(2), 1, "FailedScheduling", MSG_A), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(2), 0, "Scheduled", "assigned train-0 to h100-0"), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(4), 1, "FailedScheduling", MSG_A), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(8), 1, "FailedScheduling", MSG_B), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(9), 1, "FailedScheduling", MSG_A), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(10), 1, "Scheduled", "assigned"), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(11), 1, "FailedScheduling", MSG_A), 0);
+    /* a pod id beyond the per-pod state grown so far */
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(12), 5000, "FailedScheduling", NULL), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(13), 5000, "FailedScheduling", NULL), 0);
+    cr_assert_eq(gs_trace_pod_event(t, GS_SEC(13), -1, "Created", NULL), GS_EINVAL);
+
+    struct gs_trace_sample s = {.t_us = GS_SEC(60),
+                                .pool = "",
+                                .nodes_ready = 2,
+                                .gpus_capacity = 8,
+                                .gpus_allocatable = 8,
+                                .gpus_allocated = 8,
+                                .pods_pending = 1,
+                                .pods_running = 1,
+                                .frag_gpus = 0.5};
+    cr_assert_eq(gs_trace_sample(t, &s), 0);
+    s.pool = "h100";
+    s.nodes_ready = 1;
+    cr_assert_eq(gs_trace_sample(t, &s), 0);
+    cr_assert_eq(gs_trace_object(t, 0, "ClusterQueue", NULL, "team-a", "Rejected",
+                                 "ClusterQueue \"team-a\" is invalid"),
+                 0);
+    cr_assert_eq(gs_trace_check(t, 0, 12, "pod train-0 phase Running", 1, NULL), 0);
+    cr_assert_eq(gs_trace_check(t, 1, 15, "pod train-1 phase Running", 0, "phase is Pending"), 0);
+    cr_assert_eq(gs_trace_close(t, "complete", GS_MIN(90)), 0);
+
+    char wal[160];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    cr_assert(!file_exists(wal), "a closed trace is one file");
+
+    sqlite3 *db = open_ro(path);
+    cr_assert_eq(q_int(db, "PRAGMA user_version"), GS_TRACE_SCHEMA_VERSION);
+    cr_assert_str_eq(q_text(db, "PRAGMA journal_mode"), "delete");
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'status'"), "complete");
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'end_us'"), "5400000000");
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'seed'"), "42");
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'trace_level'"), "events");
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM run"), 5);
+
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM node"), 2);
+    cr_assert_str_eq(q_text(db,
+                            "SELECT name || ',' || pool || ',' || gpu_product || ',' || gpu_count"
+                            " FROM node WHERE id = 0"),
+                     "h100-0,h100,NVIDIA-H100-80GB-HBM3,8");
+    cr_assert_eq(q_int(db, "SELECT gpu_product IS NULL AND gpu_count = 0 FROM node WHERE id = 1"),
+                 1);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM node_event"), 2);
+    cr_assert_str_eq(q_text(db,
+                            "SELECT t_us || ',' || node_id || ',' || kind || ',' || subject || ','"
+                            " || value FROM node_event WHERE kind = 'Allocatable'"),
+                     "90000000,0,Allocatable,nvidia.com/gpu,8");
+
+    cr_assert_str_eq(q_text(db,
+                            "SELECT name || ',' || workload || ',' || pod_group || ',' || priority"
+                            " || ',' || cpu_m || ',' || memory_b || ',' || gpu || ',' || created_us"
+                            " || ',' || scheduled_us || ',' || started_us || ',' || node_id || ','"
+                            " || phase FROM pod WHERE id = 0"),
+                     "train-0,train,g,100,4000,17179869184,8,0,2000000,5000000,0,Running");
+    cr_assert_eq(q_int(db, "SELECT finished_us IS NULL AND message IS NULL FROM pod WHERE id = 0"),
+                 1);
+    cr_assert_eq(q_int(db,
+                       "SELECT pod_group IS NULL AND scheduled_us IS NULL AND started_us IS NULL"
+                       " AND node_id IS NULL FROM pod WHERE id = 1"),
+                 1);
+    cr_assert_str_eq(q_text(db, "SELECT message FROM pod WHERE id = 1"), MSG_A);
+
+    /* pod 1's rows, in order: Created; A x3 (1s..4s); B; A; Scheduled; A */
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pod_event WHERE pod_id = 1"), 6);
+    /* A and B differ from character 28 on: "Insufficient" or "node(s) had " */
+    cr_assert_str_eq(
+        q_text(db, "SELECT group_concat(reason || ':' || t_us || '-' || last_us || 'x'"
+                   " || count || ':' || CASE substr(message, 28, 12)"
+                   " WHEN 'Insufficient' THEN 'A' WHEN 'node(s) had ' THEN 'B'"
+                   " ELSE coalesce(message, '-') END, ' ')"
+                   " FROM (SELECT * FROM pod_event WHERE pod_id = 1 ORDER BY rowid)"),
+        "Created:1000000-1000000x1:- FailedScheduling:1000000-4000000x3:A "
+        "FailedScheduling:8000000-8000000x1:B FailedScheduling:9000000-9000000x1:A "
+        "Scheduled:10000000-10000000x1:assigned FailedScheduling:11000000-11000000x1:A");
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pod_event WHERE message = (SELECT message FROM pod"
+                           " WHERE id = 1)"),
+                 4, "the messages are stored whole");
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pod_event WHERE pod_id = 0"), 2);
+    cr_assert_str_eq(q_text(db, "SELECT count || ',' || last_us || ',' || (message IS NULL)"
+                                " FROM pod_event WHERE pod_id = 5000"),
+                     "2,13000000,1");
+
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM sample"), 2);
+    cr_assert_str_eq(
+        q_text(db, "SELECT t_us || ',' || nodes_ready || ',' || gpus_capacity || ','"
+                   " || gpus_allocatable || ',' || gpus_allocated || ',' || pods_pending"
+                   " || ',' || pods_running || ',' || frag_gpus FROM sample WHERE pool = ''"),
+        "60000000,2,8,8,8,1,1,0.5");
+    cr_assert_eq(q_int(db, "SELECT nodes_ready FROM sample WHERE pool = 'h100'"), 1);
+    cr_assert_str_eq(q_text(db, "SELECT kind || '/' || namespace || '/' || name || ' ' || status"
+                                " || ': ' || message FROM object"),
+                     "ClusterQueue//team-a Rejected: ClusterQueue \"team-a\" is invalid");
+    cr_assert_str_eq(
+        q_text(db, "SELECT group_concat(idx || ',' || line || ',' || what || ',' || pass"
+                   " || ',' || coalesce(detail, '-'), ';') FROM (SELECT * FROM expect_check"
+                   " ORDER BY idx)"),
+        "0,12,pod train-0 phase Running,1,-;1,15,pod train-1 phase Running,0,phase is Pending");
+    cr_assert_eq(
+        q_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
+                  " AND name IN ('pod_event_by_pod', 'node_event_by_node', 'sample_by_pool_t')"),
+        3);
+    cr_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok");
+    sqlite3_close(db);
+}
+
+Test(trace, summary_level_writes_no_events)
+{
+    struct gs_trace *t = open_trace(path, GS_TRACE_SUMMARY);
+    cr_assert_eq(gs_trace_node(t, 0, "n-0", "n", NULL, 0), 0);
+    cr_assert_eq(gs_trace_node_event(t, 0, 0, "Joined", NULL, NULL), 0);
+    struct gs_trace_pod p = {.id = 0,
+                             .name = "p-0",
+                             .created_us = 0,
+                             .scheduled_us = -1,
+                             .started_us = -1,
+                             .finished_us = -1,
+                             .node_id = -1,
+                             .phase = "Pending"};
+    cr_assert_eq(gs_trace_pod(t, &p), 0);
+    cr_assert_eq(gs_trace_pod_event(t, 0, 0, "FailedScheduling", MSG_A), 0);
+    cr_assert_eq(gs_trace_close(t, "complete", 0), 0);
+
+    sqlite3 *db = open_ro(path);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM node"), 1);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pod"), 1);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM node_event"), 0);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pod_event"), 0);
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'trace_level'"), "summary");
+    sqlite3_close(db);
+}
+
+/* Fork a child that runs `fn` and leaves with _exit(its result), as a killed process
+ * would: no close, no atexit handlers. Returns the child's exit status. */
+static int in_child(int (*fn)(void))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0)
+        _exit(fn());
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status), "child did not exit normally");
+    return WEXITSTATUS(status);
+}
+
+static int write_and_die(void)
+{
+    struct gs_trace *t = NULL;
+    if (gs_trace_open(path, GS_TRACE_EVENTS, &t, NULL, 0) != 0)
+        return 10;
+    if (gs_trace_run_kv(t, "scenario", "killed") != 0 ||
+        gs_trace_node(t, 0, "n-0", "n", NULL, 0) != 0)
+        return 11;
+    if (gs_trace_commit(t) != 0)
+        return 12;
+    /* written but never committed: must not be seen */
+    struct gs_trace_pod p = {.id = 0,
+                             .name = "p-0",
+                             .created_us = 0,
+                             .scheduled_us = -1,
+                             .started_us = -1,
+                             .finished_us = -1,
+                             .node_id = -1,
+                             .phase = "Pending"};
+    if (gs_trace_pod(t, &p) != 0)
+        return 13;
+    return 0;
+}
+
+Test(trace, killed_run_opens_and_says_running)
+{
+    cr_assert_eq(in_child(write_and_die), 0);
+    sqlite3 *db = open_ro(path); /* read-only, as a report opens it */
+    cr_assert_eq(q_int(db, "PRAGMA user_version"), GS_TRACE_SCHEMA_VERSION);
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'status'"), "running");
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), "killed");
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM run WHERE key = 'end_us'"), 0);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM node"), 1);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM pod"), 0);
+    cr_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok");
+    sqlite3_close(db);
+}
+
+static int write_batch_and_die(void)
+{
+    struct gs_trace *t = NULL;
+    if (gs_trace_open(path, GS_TRACE_EVENTS, &t, NULL, 0) != 0)
+        return 10;
+    struct gs_trace_sample s = {.pool = ""};
+    for (int i = 0; i < GS_TRACE_BATCH + 5; i++) {
+        s.t_us = i;
+        if (gs_trace_sample(t, &s) != 0)
+            return 11;
+    }
+    return 0;
+}
+
+Test(trace, commits_every_batch)
+{
+    cr_assert_eq(in_child(write_batch_and_die), 0);
+    sqlite3 *db = open_ro(path);
+    cr_assert_eq(q_int(db, "SELECT count(*) FROM sample"), GS_TRACE_BATCH);
+    cr_assert_eq(q_int(db, "SELECT max(t_us) FROM sample"), GS_TRACE_BATCH - 1);
+    sqlite3_close(db);
+}
+
+Test(trace, interrupted_status)
+{
+    struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_close(t, "interrupted", GS_SEC(30)), 0);
+    sqlite3 *db = open_ro(path);
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'status'"), "interrupted");
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'end_us'"), "30000000");
+    sqlite3_close(db);
+    cr_assert_eq(gs_trace_close(NULL, "complete", 0), 0);
+}
+
+Test(trace, truncates_an_existing_trace)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("not a database at all", f);
+    fclose(f);
+    char journal[160];
+    snprintf(journal, sizeof journal, "%s-journal", path);
+    f = fopen(journal, "w");
+    cr_assert_not_null(f);
+    fputs("stale hot journal", f);
+    fclose(f);
+
+    struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert(!file_exists(journal));
+    cr_assert_eq(gs_trace_run_kv(t, "scenario", "fresh"), 0);
+    cr_assert_eq(gs_trace_close(t, "complete", 0), 0);
+    sqlite3 *db = open_ro(path);
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), "fresh");
+    sqlite3_close(db);
+}
+
+Test(trace, unwritable_paths_are_errors)
+{
+    struct gs_trace *t = NULL;
+    char err[512] = "";
+    int rc =
+        gs_trace_open("/nonexistent-gpusim-dir/sub/t.db", GS_TRACE_EVENTS, &t, err, sizeof err);
+    cr_assert_eq(rc, GS_EIO);
+    cr_assert_null(t);
+    cr_assert_str_eq(
+        err, "cannot create trace '/nonexistent-gpusim-dir/sub/t.db': No such file or directory");
+
+    /* an existing directory is refused, not removed */
+    rc = gs_trace_open(dir, GS_TRACE_EVENTS, &t, err, sizeof err);
+    cr_assert_eq(rc, GS_EIO);
+    cr_assert_null(t);
+    char want[256];
+    snprintf(want, sizeof want, "cannot create trace '%s': it exists and is not a regular file",
+             dir);
+    cr_assert_str_eq(err, want);
+    struct stat sb;
+    cr_assert(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode));
+
+    cr_assert_eq(gs_trace_open(NULL, GS_TRACE_EVENTS, &t, err, sizeof err), GS_EINVAL);
+}
+
+/* A full disk, simulated by a file size limit: writes fail with EFBIG as they would with
+ * ENOSPC. Returns 0 when the trace behaved: an error, reported, sticky, and a clean close. */
+static int fill_the_disk(void)
+{
+    signal(SIGXFSZ, SIG_IGN);
+    struct gs_trace *t = NULL;
+    if (gs_trace_open(path, GS_TRACE_EVENTS, &t, NULL, 0) != 0)
+        return 10;
+    if (gs_trace_commit(t) != 0)
+        return 11;
+    struct rlimit lim = {.rlim_cur = 1024 * 1024, .rlim_max = RLIM_INFINITY};
+    if (setrlimit(RLIMIT_FSIZE, &lim) != 0)
+        return 12;
+    char msg[2048];
+    memset(msg, 'x', sizeof msg - 1);
+    msg[sizeof msg - 1] = '\0';
+    int rc = 0;
+    for (int i = 0; i < 100000 && rc == 0; i++) {
+        rc = gs_trace_pod_event(t, i, i % 100, "Scheduled", msg);
+        if (rc == 0 && i % 50 == 49)
+            rc = gs_trace_commit(t);
+    }
+    if (rc != GS_ESQL)
+        return 13;
+    /* e.g. "trace '/tmp/gs-trace-1/t.db': commit: disk I/O error (File too large)" */
+    if (strncmp(gs_trace_errmsg(t), "trace '", 7) != 0 || !strstr(gs_trace_errmsg(t), path) ||
+        !strstr(gs_trace_errmsg(t), "(File too large)"))
+        return 14;
+    if (gs_trace_run_kv(t, "after", "error") != GS_ESQL || gs_trace_commit(t) != GS_ESQL)
+        return 15; /* sticky */
+    char err[512] = "";
+    if (gs_trace_finish(t, "complete", 0, err, sizeof err) != GS_ESQL || !strstr(err, path))
+        return 16;
+    return 0;
+}
+
+Test(trace, full_disk_is_an_error_not_a_crash)
+{
+    cr_assert_eq(in_child(fill_the_disk), 0);
+    sqlite3 *db = open_ro(path);
+    cr_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok");
+    cr_assert_eq(q_int(db, "SELECT count(*) > 0 AND count(*) % 50 = 0 FROM pod_event"), 1,
+                 "only whole committed batches survive");
+    /* never 'complete': either the status could still be written ('failed', with the error)
+     * or the trace still says 'running' */
+    const char *status = q_text(db, "SELECT value FROM run WHERE key = 'status'");
+    if (strcmp(status, "failed") == 0)
+        cr_assert(
+            strstr(q_text(db, "SELECT value FROM run WHERE key = 'error'"), "(File too large)"));
+    else
+        cr_assert_str_eq(status, "running");
+    sqlite3_close(db);
+}
+
+static void write_sample_trace(const char *p)
+{
+    struct gs_trace *t = open_trace(p, GS_TRACE_FULL);
+    gs_trace_run_kv(t, "scenario", "same");
+    gs_trace_node(t, 0, "n-0", "n", "NVIDIA-A100-SXM4-40GB", 8);
+    for (int i = 0; i < 50; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "p-%d", i);
+        struct gs_trace_pod pod = {.id = i,
+                                   .name = name,
+                                   .created_us = i,
+                                   .scheduled_us = -1,
+                                   .started_us = -1,
+                                   .finished_us = -1,
+                                   .node_id = -1,
+                                   .phase = "Pending",
+                                   .message = MSG_A};
+        cr_assert_eq(gs_trace_pod(t, &pod), 0);
+        cr_assert_eq(gs_trace_pod_event(t, i, i, "FailedScheduling", i % 3 ? MSG_A : MSG_B), 0);
+        cr_assert_eq(gs_trace_pod_event(t, i + 1, i, "FailedScheduling", MSG_A), 0);
+        struct gs_trace_sample s = {.t_us = i, .pool = "", .frag_gpus = i / 3.0};
+        cr_assert_eq(gs_trace_sample(t, &s), 0);
+    }
+    cr_assert_eq(gs_trace_check(t, 0, 3, "x", 1, NULL), 0);
+    cr_assert_eq(gs_trace_close(t, "complete", 100), 0);
+}
+
+static char *dump(const char *p)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "sqlite3 '%s' .dump", p);
+    FILE *f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        fwrite(chunk, 1, n, m);
+    cr_assert_eq(pclose(f), 0);
+    fclose(m);
+    return buf;
+}
+
+Test(trace, same_input_same_dump)
+{
+    if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
+        cr_skip_test("the sqlite3 shell is not installed");
+    char a[160], b[160];
+    snprintf(a, sizeof a, "%s.a", path);
+    snprintf(b, sizeof b, "%s.b", path);
+    write_sample_trace(a);
+    write_sample_trace(b);
+    char *da = dump(a), *db = dump(b);
+    cr_assert_gt(strlen(da), 1000);
+    cr_assert_str_eq(da, db);
+    free(da);
+    free(db);
+}
