@@ -1,15 +1,18 @@
 /* gpusim: the discrete-event engine (see engine.h).
  *
  * Layout, chosen by measuring the hold model (tools/bench/bench_engine.c):
- *  - The heap holds small keys {time, prio, slot, seq} (24 bytes) so sifting moves little memory.
- *  - The payload of an event (kind, a, b) lives in a slot table indexed by slot; a slot is taken
- *    when an event is scheduled and freed when it runs or is cancelled (free list, no malloc).
- *  - pos[slot] is the heap index of the slot's key: sifts keep it current, so cancel finds its
- *    key in O(1) and removes it in O(log n). It is a separate 4-byte array because sifts
- *    write it at every level and that is the engine's main random memory traffic.
- *  - A handle is (generation << 32) | slot. The generation of a slot is bumped whenever its
- *    event leaves the heap, so stale handles never match; a slot whose generation would wrap
- *    is retired, which keeps the promise that handles are never reused.
+ *  - A 4-ary heap of 16-byte keys {time, prio, slot}: four siblings are one 64-byte cache line
+ *    (the array is offset so that every sibling group is line-aligned), and a 4-ary heap has
+ *    half the levels of a binary one. Measured faster than binary heaps and than 24-byte keys.
+ *  - Everything else about an event (seq, kind, a, b) lives in a slot table indexed by slot.
+ *    seq is read only when time and prio tie. A slot is taken when an event is scheduled and
+ *    freed when it runs or is cancelled (free list; growth by doubling, no per-event malloc).
+ *  - pos[slot] is the heap index of the slot's key. Sifts keep it current, so cancel finds the
+ *    key in O(1) and removes it in O(log n). It is its own 4-byte array because sifts write it
+ *    at every level and it is the engine's main random memory traffic.
+ *  - A handle is (generation << 32) | slot. A slot's generation is bumped whenever its event
+ *    leaves the heap, so stale handles never match; a slot whose generation would wrap is
+ *    retired, which keeps the promise that handles are never reused.
  */
 #include "gpusim/engine.h"
 
@@ -18,13 +21,13 @@
 
 #include "gpusim/error.h"
 
-#ifndef GS_ENGINE_ARITY
-#define GS_ENGINE_ARITY 4
-#endif
-#define D GS_ENGINE_ARITY
+#define D 4 /* heap arity; min_child_full is written for exactly 4 */
 
-/* One heap key, 16 bytes so that four siblings fill one 64-byte cache line. Ordered by
- * (time, prio, seq); seq lives in the slot table and is read only when time and prio tie. */
+/* Heaps with at least this many keys (1 MiB) no longer fit in the near caches: sift_down
+ * then prefetches the next level. Below it the prefetches only cost time (measured). */
+#define PREFETCH_MIN 65536
+
+/* One heap key. Ordered by (time, prio, seq). */
 struct hkey {
     gs_time time;
     int32_t prio;
@@ -41,26 +44,29 @@ struct slot {
 };
 
 #define NO_SLOT UINT32_MAX
-/* Keys before heap[1] in the allocation so that heap[1] is 64-byte aligned. */
-#define HEAP_PAD (64 / sizeof(struct hkey))
+#define LINE 64
+/* Keys in front of heap[1] in the allocation, so that heap[1] starts a cache line. */
+#define HEAP_PAD (LINE / sizeof(struct hkey))
+
+_Static_assert(sizeof(struct hkey) * D == LINE, "a sibling group must be one cache line");
 
 struct gs_engine {
-    struct hkey *heap; /* heap[0] is the next event; n entries in use */
-    void *heap_mem;    /* the allocation behind heap (heap is offset into it for alignment) */
+    struct hkey *heap; /* heap[0] is the next event; n keys in use */
     size_t n;
-    size_t cap; /* capacity of heap, slots and pos (all grow together) */
     struct slot *slots;
-    uint32_t *pos; /* heap index of a live slot; next free slot for a free one */
-    uint32_t free_head; /* head of the free-slot list, NO_SLOT when empty */
-    uint32_t nslots; /* slots handed out so far (the rest of cap is untouched) */
-    uint64_t seq;
+    uint32_t *pos;       /* heap index of a live slot; next free slot for a free one */
+    size_t cap;          /* capacity of heap, slots and pos (they grow together) */
+    void *heap_mem;      /* the allocation behind heap, which is offset into it */
+    uint32_t free_head;  /* head of the free-slot list, NO_SLOT when empty */
+    uint32_t nslots;     /* slots handed out so far (retired ones included) */
+    uint64_t seq;        /* next sequence number */
     uint64_t dispatched;
     gs_time now;
     gs_event_fn fn[GS_ENGINE_MAX_KINDS];
     void *ctx[GS_ENGINE_MAX_KINDS];
 };
 
-/* The rare path of key_less: equal times. Kept out of line so the common path stays small. */
+/* The rare path of key_less: equal times. Out of line so the common path stays small. */
 static int __attribute__((noinline)) tie_less(const struct slot *sl, const struct hkey *x,
                                               const struct hkey *y)
 {
@@ -71,8 +77,8 @@ static int __attribute__((noinline)) tie_less(const struct slot *sl, const struc
 
 static inline int key_less(const struct slot *sl, const struct hkey *x, const struct hkey *y)
 {
-    /* Times rarely tie in a busy heap, so this branch is almost always predicted right and
-     * the comparison result itself can feed arithmetic instead of a jump. */
+    /* Times rarely tie in a busy heap, so this branch is predicted right and the comparison
+     * itself can feed arithmetic instead of a jump. */
     if (__builtin_expect(x->time == y->time, 0))
         return tie_less(sl, x, y);
     return x->time < y->time;
@@ -98,47 +104,40 @@ static void sift_up(struct gs_engine *e, size_t i, struct hkey k)
     place(e, i, k);
 }
 
-/* Index of the smallest of the D keys from c on (all present). A tournament keeps the
- * dependency chain short, and the comparisons compile to conditional moves. */
+/* Index of the smallest of the four keys from c on (all present). A tournament keeps the
+ * dependency chain short; the winners' times stay in registers so the final round does not
+ * reload through a just-computed index; index arithmetic instead of ?: keeps the choices
+ * free of unpredictable jumps (measured: a plain loop was 30% slower here). */
 static inline size_t min_child_full(const struct slot *sl, const struct hkey *h, size_t c)
 {
-    /* Index arithmetic instead of ?: so the compiler cannot turn the choices into jumps. */
-#if D == 4
-    size_t m01 = c + (size_t)key_less(sl, &h[c + 1], &h[c]);
-    size_t m23 = c + 2 + (size_t)key_less(sl, &h[c + 3], &h[c + 2]);
-    size_t take23 = (size_t)0 - (size_t)key_less(sl, &h[m23], &h[m01]);
-    return m01 ^ ((m01 ^ m23) & take23);
-#else
-    size_t best = c;
-    for (size_t j = c + 1; j < c + D; j++) {
-        size_t take = (size_t)0 - (size_t)key_less(sl, &h[j], &h[best]);
-        best ^= (best ^ j) & take;
-    }
-    return best;
-#endif
+    gs_time t0 = h[c].time, t1 = h[c + 1].time, t2 = h[c + 2].time, t3 = h[c + 3].time;
+    size_t l01 = (size_t)(t1 == t0 ? tie_less(sl, &h[c + 1], &h[c]) : t1 < t0);
+    size_t l23 = (size_t)(t3 == t2 ? tie_less(sl, &h[c + 3], &h[c + 2]) : t3 < t2);
+    size_t m01 = c + l01, m23 = c + 2 + l23;
+    gs_time a = l01 ? t1 : t0, b = l23 ? t3 : t2;
+    size_t take = (size_t)0 - (size_t)(a == b ? tie_less(sl, &h[m23], &h[m01]) : b < a);
+    return m01 ^ ((m01 ^ m23) & take);
 }
 
-/* Move key k down from hole i until no child is smaller. */
-static void sift_down(struct gs_engine *e, size_t i, struct hkey k)
+/* Move key k down from hole i until no child is smaller. With `prefetch`, the four sibling
+ * groups one level further down are requested while this level is compared. */
+static inline void sift_down_impl(struct gs_engine *e, size_t i, struct hkey k, int prefetch)
 {
     struct hkey *h = e->heap;
     const struct slot *sl = e->slots;
     size_t n = e->n;
     size_t c;
-    /* Fast path: all D children exist. */
-    while ((c = D * i + 1) + D <= n) {
-#ifdef GS_ENGINE_PREFETCH
-        /* The next level's sibling groups: one line each, fetched while we compare. */
-        for (size_t j = 0; j < D; j++)
-            __builtin_prefetch(&h[D * (c + j) + 1]);
-#endif
+    while ((c = D * i + 1) + D <= n) { /* all four children exist */
+        if (prefetch)
+            for (size_t j = 0; j < D; j++)
+                __builtin_prefetch(&h[D * (c + j) + 1]);
         size_t best = min_child_full(sl, h, c);
         if (!key_less(sl, &h[best], &k))
             goto done;
         place(e, i, h[best]);
         i = best;
     }
-    if (c < n) { /* the last, partial group */
+    if (c < n) { /* the last, partial sibling group */
         size_t best = c;
         for (size_t j = c + 1; j < n; j++)
             best = key_less(sl, &h[j], &h[best]) ? j : best;
@@ -151,13 +150,22 @@ done:
     place(e, i, k);
 }
 
-/* Take the key at heap index i out of the heap (the slot is left alone). */
+static void sift_down(struct gs_engine *e, size_t i, struct hkey k)
+{
+    /* Two specialisations, so the small-heap loop carries no prefetch test. */
+    if (e->n >= PREFETCH_MIN)
+        sift_down_impl(e, i, k, 1);
+    else
+        sift_down_impl(e, i, k, 0);
+}
+
+/* Take the key at heap index i out of the heap (its slot is left alone). */
 static void heap_remove_at(struct gs_engine *e, size_t i)
 {
     struct hkey last = e->heap[--e->n];
     if (i == e->n)
         return;
-    /* The last key may belong above or below i; try down first, then up. */
+    /* The last key may belong above or below i. */
     if (i > 0 && key_less(e->slots, &last, &e->heap[(i - 1) / D]))
         sift_up(e, i, last);
     else
@@ -170,32 +178,36 @@ static void slot_release(struct gs_engine *e, uint32_t s)
     uint32_t g = e->slots[s].gen + 1;
     e->slots[s].gen = g;
     if (g == 0)
-        return; /* generation would wrap: retire the slot so no handle repeats */
+        return; /* the generation would wrap: retire the slot so no handle repeats */
     e->pos[s] = e->free_head;
     e->free_head = s;
 }
 
+/* Grow all arrays to at least `want` entries, doubling. On failure nothing is lost: each
+ * array is either the old one or a larger copy, and cap only moves when all succeeded. */
 static int grow(struct gs_engine *e, size_t want)
 {
     size_t cap = e->cap ? e->cap : 16;
     while (cap < want)
         cap *= 2;
-    if (cap > (size_t)NO_SLOT)
+    if (cap > (size_t)NO_SLOT) /* slots and heap positions are 32-bit */
         cap = NO_SLOT;
     if (cap < want)
         return GS_ENOMEM;
-    /* Children of i are 4i+1..4i+4: with heap[1] on a 64-byte boundary every sibling group
-     * is exactly one cache line. aligned_alloc cannot realloc, so copy on growth. */
-    size_t pad = HEAP_PAD;
-    void *mem = aligned_alloc(64, ((cap + pad) * sizeof(struct hkey) + 63) / 64 * 64);
-    if (!mem)
-        return GS_ENOMEM;
-    struct hkey *h = (struct hkey *)mem + pad - 1;
-    if (e->n)
-        memcpy(h, e->heap, e->n * sizeof *h);
-    free(e->heap_mem);
-    e->heap_mem = mem;
-    e->heap = h;
+
+    if (cap > e->cap) {
+        /* aligned_alloc cannot realloc, so copy; doubling keeps that amortised O(1). */
+        size_t bytes = ((cap + HEAP_PAD) * sizeof(struct hkey) + LINE - 1) / LINE * LINE;
+        void *mem = aligned_alloc(LINE, bytes);
+        if (!mem)
+            return GS_ENOMEM;
+        struct hkey *h = (struct hkey *)mem + HEAP_PAD - 1;
+        if (e->n)
+            memcpy(h, e->heap, e->n * sizeof *h);
+        free(e->heap_mem);
+        e->heap_mem = mem;
+        e->heap = h;
+    }
     struct slot *s = realloc(e->slots, cap * sizeof *s);
     if (!s)
         return GS_ENOMEM;
@@ -245,7 +257,8 @@ static uint32_t slot_take(struct gs_engine *e)
         e->free_head = e->pos[s];
         return s;
     }
-    /* Retired slots are never reused, so nslots may exceed the live count. */
+    /* Retired slots are never reused, so nslots may exceed the live count; the heap never
+     * holds more keys than there are slots, so growing here covers the heap too. */
     if (e->nslots == e->cap && grow(e, (size_t)e->nslots + 1) != GS_OK)
         return NO_SLOT;
     uint32_t s = e->nslots++;
@@ -262,13 +275,11 @@ gs_event_handle gs_engine_schedule(struct gs_engine *e, gs_time t, int32_t prio,
     if (s == NO_SLOT)
         return 0;
     struct slot *sl = &e->slots[s];
+    sl->seq = e->seq++;
     sl->a = a;
     sl->b = b;
     sl->kind = kind;
-    sl->seq = e->seq++;
-    struct hkey k = {.time = t, .prio = prio, .slot = s};
-    /* heap capacity == slot capacity >= live slots, so there is room for one more key. */
-    sift_up(e, e->n++, k);
+    sift_up(e, e->n++, (struct hkey){.time = t, .prio = prio, .slot = s});
     return ((uint64_t)sl->gen << 32) | s;
 }
 
@@ -303,8 +314,11 @@ bool gs_engine_pending(const struct gs_engine *e, gs_event_handle h)
 }
 
 gs_time gs_engine_now(const struct gs_engine *e) { return e->now; }
+
 size_t gs_engine_size(const struct gs_engine *e) { return e->n; }
+
 uint64_t gs_engine_dispatched(const struct gs_engine *e) { return e->dispatched; }
+
 gs_time gs_engine_peek_time(const struct gs_engine *e)
 {
     return e->n ? e->heap[0].time : GS_TIME_MAX;
@@ -315,9 +329,13 @@ gs_time gs_engine_peek_time(const struct gs_engine *e)
 static void dispatch_top(struct gs_engine *e)
 {
     struct hkey k = e->heap[0];
-    struct slot *sl = &e->slots[k.slot];
-    struct gs_event ev = {
-        .time = k.time, .prio = k.prio, .kind = sl->kind, .seq = sl->seq, .a = sl->a, .b = sl->b};
+    const struct slot *sl = &e->slots[k.slot];
+    struct gs_event ev = {.time = k.time,
+                          .prio = k.prio,
+                          .kind = sl->kind,
+                          .seq = sl->seq,
+                          .a = sl->a,
+                          .b = sl->b};
     struct hkey last = e->heap[--e->n];
     if (e->n)
         sift_down(e, 0, last);
@@ -342,6 +360,8 @@ bool gs_engine_step(struct gs_engine *e, gs_time horizon)
 enum gs_run_end gs_engine_run(struct gs_engine *e, gs_time horizon, volatile const int *stop)
 {
     for (;;) {
+        /* Checked first, so the event that raised the flag is the last one run, and a run
+         * started with the flag already set returns at once. */
         if (stop && *stop)
             return GS_END_STOPPED;
         if (e->n == 0)

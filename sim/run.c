@@ -497,6 +497,10 @@ static void preempt(struct gs_runner *r, int pi, const struct gs_cycle_result *r
     struct gs_pod *p = &r->w->pods[pi];
     gs_time now = gs_engine_now(r->eng);
     p->nominated_node = res->nominated_node;
+    /* Lower-priority pods nominated to that node lose their nomination (preemption.go
+     * prepareCandidate). */
+    for (int i = 0; i < res->nlost; i++)
+        r->w->pods[res->lost[i]].nominated_node = -1;
     for (int i = 0; i < res->nvictims; i++) {
         int vi = res->victims[i];
         struct gs_pod *v = &r->w->pods[vi];
@@ -526,12 +530,14 @@ static void on_sched(struct gs_engine *eng, const struct gs_event *ev, void *ctx
     if (res.node >= 0) {
         bind(r, pi, res.node);
     } else {
-        const char *prev = p->message;
-        if (!prev || strcmp(prev, res.message) != 0)
-            p->message = gs_arena_strdup(&r->w->arena, res.message);
+        p->message = gs_intern(&r->messages, res.message);
+        if (!p->message)
+            r->err = GS_ENOMEM;
         pod_event(r, pi, "FailedScheduling", p->message);
         if (res.nominated_node >= 0)
             preempt(r, pi, &res);
+        else if (res.clear_nomination)
+            p->nominated_node = -1;
         if (gs_queue_unschedulable(r->queue, pi, res.unsched_plugins, gs_engine_now(eng)))
             r->err = GS_ENOMEM;
         want_flush(r);
@@ -692,6 +698,7 @@ static int setup(struct gs_runner *r)
     struct gs_world *w = r->w;
     struct gs_scenario *sc = r->sc;
     r->gpu_res = gs_res_intern(&w->res, &w->arena, "nvidia.com/gpu");
+    gs_intern_init(&r->messages, &w->arena);
     r->next_index = calloc((size_t)(w->npools ? w->npools : 1), sizeof *r->next_index);
     r->eng = gs_engine_new(1024);
     r->rng = gs_rng_new(sc->seed);
@@ -728,6 +735,7 @@ static void teardown(struct gs_runner *r)
     free(r->next_index);
     free(r->scratch);
     free(r->samples);
+    gs_intern_free(&r->messages);
 }
 
 static void write_run_keys(struct gs_runner *r)

@@ -12,6 +12,7 @@
 #include "gpusim/scenario.h"
 #include "gpusim/sched.h"
 #include "gpusim/trace.h"
+#include "sim/intern.h"
 
 /* Event kinds, and their priority at equal times (lower runs first): cluster changes, then pod
  * terminations, then creations, then scheduling, then sampling and checks, so a check at time
@@ -76,6 +77,7 @@ struct gs_runner {
     uint64_t cycles;
     int pods_scheduled;
     int nwarnings;
+    struct gs_intern messages; /* distinct FailedScheduling texts */
     gs_time end;               /* end of run, once known (else -1) */
     int err;                   /* first error inside a handler (GS_ENOMEM, GS_ESQL) */
 };

@@ -40,7 +40,9 @@ struct gs_error {
     char msg[1024];
 };
 
-/* Fill `e` (may be NULL: then nothing happens) with a printf-style message.
+/* Fill `e` (may be NULL: then nothing happens) with a printf-style message. `file` (may be
+ * NULL: "") is copied. Too-long file names and messages are cut to fit, never in the middle
+ * of a UTF-8 character; negative line/col become 0 (unknown).
  * Returns `code`, so callers can `return gs_error_set(e, GS_EINVAL, ...)`. */
 int gs_error_set(struct gs_error *e, int code, const char *file, int line, int col,
                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -48,8 +50,8 @@ int gs_error_set(struct gs_error *e, int code, const char *file, int line, int c
 /* Simulated time (microseconds) printed by GS_ASSERT; the run loop keeps it current. */
 extern int64_t gs_assert_clock_us;
 
-/* Abort on a programming error, printing the simulated time and file:line.
- * Never used for bad input. */
+/* Abort on a programming error, printing to stderr
+ * "gpusim: internal error at t=<us>us: <expr> (<file>:<line>)". Never used for bad input. */
 _Noreturn void gs_assert_fail(const char *expr, const char *file, int line);
 #define GS_ASSERT(cond) ((cond) ? (void)0 : gs_assert_fail(#cond, __FILE__, __LINE__))
 

@@ -167,8 +167,9 @@ struct gs_cycle_result {
 struct gs_sched;
 
 /* Create a scheduler over `w` (borrowed: it must outlive the scheduler; the scheduler never
- * writes to it) with a copy of `cfg`. `rng` (borrowed) supplies the tie-break stream.
- * NULL when out of memory. */
+ * writes to it) with a copy of `cfg`. `rng` (borrowed) supplies the tie-break stream
+ * (GS_STREAM_TIEBREAK: selectHost ties and the preemption dry-run offset); NULL behaves as
+ * cfg.tiebreak_first. NULL when out of memory. */
 struct gs_sched *gs_sched_new(const struct gs_world *w, const struct gs_sched_config *cfg,
                               struct gs_rng *rng);
 /* Free `s` and everything it owns (NULL is fine). */

@@ -227,7 +227,7 @@ struct gs_pod {
     gs_time started_us;        /* -1 until Running */
     gs_time finished_us;       /* -1 until Succeeded/Failed/deleted */
     gs_time duration_us;       /* -1: runs forever */
-    const char *message;       /* last FailedScheduling / rejection message (arena or NULL) */
+    const char *message;       /* last FailedScheduling / rejection message (arena, interned, or NULL) */
     /* scheduling queue state */
     enum gs_qstate qstate;
     int attempts;

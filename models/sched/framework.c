@@ -108,6 +108,9 @@ struct gs_sched *gs_sched_new(const struct gs_world *w, const struct gs_sched_co
     s->cfg = *cfg;
     s->rng = rng;
     s->epoch = 0;
+    for (int i = 0; i < NFILTERS; i++)
+        if (cfg->filter_enabled[filter_plugins[i].id])
+            s->filters[s->nfilters++] = filter_plugins[i].fn;
     if (ensure_nodes(s)) {
         gs_sched_free(s);
         return NULL;
@@ -247,12 +250,9 @@ void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int no
                           struct gs_fstat *st)
 {
     const struct gs_node *n = &s->w->nodes[node];
-    memset(st, 0, sizeof *st);
-    st->node = node;
-    for (int i = 0; i < NFILTERS; i++) {
-        if (!s->cfg.filter_enabled[filter_plugins[i].id])
-            continue;
-        filter_plugins[i].fn(s, pc, n, adj, st);
+    *st = (struct gs_fstat){.node = node};
+    for (int i = 0; i < s->nfilters; i++) {
+        s->filters[i](s, pc, n, adj, st);
         if (st->code != GS_ST_SUCCESS)
             return;
     }
@@ -463,7 +463,7 @@ static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, struct gs_
     if (preempt && pe == GS_PE_CANDIDATE)
         return; /* DefaultPreemption succeeded: the PostFilter status is Success, no text */
     bool any = false;
-    if (c->dra_enabled) {
+    if (c->dra_enabled && c->filter_enabled[GS_PL_DYNAMIC_RESOURCES]) {
         gs_msg_add(s, " " GS_MSG_NO_CLAIMS);
         any = true;
     }
@@ -595,8 +595,9 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     /* findNodesThatPassFilters. */
     int to_find = has_scoring(c) ? gs_sched_num_feasible_to_find(c, s->ncand) : 1;
     s->nfeasible = 0;
-    for (int i = 0; i < s->ncand && s->nfeasible < to_find; i++) {
-        int n = s->cand[(int)(((int64_t)s->next_start + i) % s->ncand)];
+    int at = s->ncand ? s->next_start % s->ncand : 0;
+    for (int i = 0; i < s->ncand && s->nfeasible < to_find; i++, at = at + 1 == s->ncand ? 0 : at + 1) {
+        int n = s->cand[at];
         struct gs_fstat st;
         gs_sched_run_filters_nominated(s, &pc, n, NULL, &st);
         if (st.code == GS_ST_SUCCESS) {

@@ -231,13 +231,10 @@ void gs_hist_add_status(struct gs_sched *s, const struct gs_fstat *st)
     case GS_R_NONE:
         break;
     case GS_R_FIT:
-    {
-        int res[GS_RES_MAX];
-        int k = fit_order(st->insuff, res);
-        for (int i = 0; i < k; i++)
-            hist_add(s, GS_R_FIT, res[i], 0, 1);
+        /* The order of a node's reasons does not matter here: entries are sorted at the end. */
+        for (uint64_t m = st->insuff; m; m &= m - 1)
+            hist_add(s, GS_R_FIT, __builtin_ctzll(m), 0, 1);
         break;
-    }
     case GS_R_TAINT:
         hist_add(s, GS_R_TAINT, st->node, st->taint, 1);
         break;

@@ -78,14 +78,10 @@ static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int no
     const struct gs_node *n = &w->nodes[node];
     if (gs_sched_grow((void **)&s->pvict, &s->pvict_cap, n->npods + 1, sizeof *s->pvict))
         return GS_ENOMEM;
-    struct gs_adj adj;
-    memset(&adj, 0, sizeof adj);
     int npv = 0;
     for (int q = n->first_pod; q >= 0; q = w->pods[q].next_on_node)
-        if (w->pods[q].tmpl->priority < pc->prio) {
+        if (w->pods[q].tmpl->priority < pc->prio)
             s->pvict[npv++] = q;
-            adj_pod(&adj, &w->pods[q], pc->nres, -1);
-        }
     struct gs_fstat st;
     if (npv == 0) {
         st = (struct gs_fstat){.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
@@ -95,6 +91,10 @@ static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int no
         set_pst(s, node, &st);
         return 0;
     }
+    struct gs_adj adj;
+    memset(&adj, 0, sizeof adj);
+    for (int i = 0; i < npv; i++)
+        adj_pod(&adj, &w->pods[s->pvict[i]], pc->nres, -1);
     gs_sched_run_filters_nominated(s, pc, node, &adj, &st);
     if (st.code != GS_ST_SUCCESS) {
         set_pst(s, node, &st);
@@ -125,7 +125,8 @@ static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int no
         set_pst(s, node, &st);
         return 0;
     }
-    s->cands[s->ncands++] = (struct gs_candidate){.node = node, .first = first, .nvictims = s->ncand_victims - first};
+    s->cands[s->ncands++] =
+        (struct gs_candidate){.node = node, .first = first, .nvictims = s->ncand_victims - first};
     return 0;
 }
 

@@ -62,6 +62,13 @@ struct gs_podctx {
     int64_t bal_req[GS_SCHED_MAX_SCORE_RES]; /* per cfg.balanced_res: actual requests */
 };
 
+struct gs_sched;
+/* A filter plugin (filters/): leaves *st alone when the node passes, else sets code, plugin and
+ * the reason (st arrives zeroed). `adj` adds nominated pods or removes preemption victims (only
+ * NodeResourcesFit looks at it). */
+typedef void (*gs_filter_fn)(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
+                             const struct gs_adj *adj, struct gs_fstat *st);
+
 /* One preemption candidate: a node and its victims (offset into s->cand_victims). */
 struct gs_candidate {
     int node;
@@ -73,6 +80,8 @@ struct gs_sched {
     const struct gs_world *w;
     struct gs_sched_config cfg;
     struct gs_rng *rng;
+    gs_filter_fn filters[GS_PL_COUNT]; /* the enabled filter plugins, in order */
+    int nfilters;
     int next_start;             /* nextStartNodeIndex */
     uint32_t epoch;             /* cycle counter for the status marks */
 
@@ -156,11 +165,9 @@ void gs_sched_run_filters_nominated(struct gs_sched *s, const struct gs_podctx *
 /* Build the pod context (PreFilter/PreScore state). */
 void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc);
 
-/* ---- filters/: one file per plugin, all with this signature. Each leaves *st alone when the
+/* ---- filters/: one file per plugin, each a gs_filter_fn. Each leaves *st alone when the
  * node passes and otherwise sets code, plugin and the reason (st arrives zeroed). `adj` adds
  * nominated pods or removes preemption victims (only NodeResourcesFit looks at it). */
-typedef void (*gs_filter_fn)(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                             const struct gs_adj *adj, struct gs_fstat *st);
 void gs_filter_node_unschedulable(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
                                   const struct gs_adj *adj, struct gs_fstat *st);
 void gs_filter_node_name(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
@@ -185,7 +192,8 @@ bool gs_affinity_name_allowed(const struct gs_pod_template *t, const char *node_
 /* ---- scores/ */
 /* NodeResourcesFit score (LeastAllocated / MostAllocated / RequestedToCapacityRatio). */
 int64_t gs_score_resource_fit(const struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n);
-/* NodeResourcesBalancedAllocation score; *skip is set when PreScore returns Skip. */
+/* NodeResourcesBalancedAllocation: true when its PreScore returns Skip (best-effort pod,
+ * 1.33+), else the score of a node. */
 bool gs_score_balanced_skip(const struct gs_sched *s, const struct gs_podctx *pc);
 int64_t gs_score_balanced(const struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n);
 /* TaintToleration raw score: PreferNoSchedule taints not tolerated. */
@@ -195,7 +203,7 @@ bool gs_score_affinity_skip(const struct gs_podctx *pc);
 int64_t gs_score_affinity_raw(const struct gs_podctx *pc, const struct gs_node *n);
 /* helper.DefaultNormalizeScore(100, reverse, scores). */
 void gs_score_normalize(int64_t *scores, int n, bool reverse);
-/* prioritizeNodes: fill s->sc_total for s->feasible[0..nfeasible). 0 or GS_ENOMEM. */
+/* prioritizeNodes: fill s->sc_total[i] for feasible[0..nfeasible). 0 or GS_ENOMEM. */
 int gs_sched_score_all(struct gs_sched *s, const struct gs_podctx *pc, const int *feasible, int nfeasible);
 
 /* ---- message.c */

@@ -41,7 +41,10 @@ int gs_scn_pod_spec(struct gs_ydec *d, const struct gs_ynode *n, struct gs_podsp
                     struct gs_pod_template *t);
 /* Object metadata {name, namespace, labels, annotations, ...} at `path`: labels and annotations
  * into `labels`/`annotations` (either may be NULL to ignore them); the name into *name (NULL
- * when absent) and its node into *name_node (may be NULL). */
+ * when absent) and its node into *name_node (may be NULL). With `manifest` (an object's own
+ * metadata) the name is required and what `kubectl get -o yaml` adds (uid, resourceVersion,
+ * managedFields, ...) is accepted; without it (a template's) only name, namespace, labels,
+ * annotations, generateName and creationTimestamp are. */
 int gs_scn_metadata(struct gs_ydec *d, const struct gs_ynode *n, const char *path, bool manifest,
                     const char **name, const struct gs_ynode **name_node, struct gs_labels *labels,
                     struct gs_labels *annotations);

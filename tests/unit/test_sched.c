@@ -571,3 +571,44 @@ Test(sched_examples, nominated_pods)
     gs_sched_free(s);
     fx_free(f);
 }
+
+/* The PostFilter part without DefaultPreemption: only DynamicResources' reason, no period. */
+Test(sched_examples, postfilter_plugins_disabled)
+{
+    struct fx *f = fx_new();
+    fx_node(f, "n", 0, 8000, 32 * GI, 0);
+    int p = fx_pod(f, "p", fx_tmpl(f, 100, MI, 1, 0));
+    struct gs_sched_config c = fx_cfg(34);
+    c.filter_enabled[GS_PL_DEFAULT_PREEMPTION] = false;
+    fx_cycle_cfg(f, &c, p);
+    cr_assert_str_eq(f->msg, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate");
+    c.dra_enabled = false;
+    fx_cycle_cfg(f, &c, p);
+    cr_assert_str_eq(f->msg, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+    fx_free(f);
+}
+
+/* A nominated node that is now UnschedulableAndUnresolvable does not block preemption elsewhere
+ * (PodEligibleToPreemptOthers), even with a terminating victim on it. */
+Test(sched_examples, nominated_node_unresolvable_allows_preemption)
+{
+    struct fx *f = fx_new();
+    int a = fx_node(f, "a", 0, 8000, 32 * GI, 4);
+    int b = fx_node(f, "b", 0, 8000, 32 * GI, 4);
+    int va = fx_run(f, "va", fx_tmpl(f, 100, MI, 4, 0), a, 0);
+    int vb = fx_run(f, "vb", fx_tmpl(f, 100, MI, 4, 0), b, 0);
+    f->w.pods[va].terminating = true;
+    int p = fx_pod(f, "p", fx_tmpl(f, 100, MI, 2, 10));
+    f->w.pods[p].nominated_node = a;
+    struct gs_cycle_result r = fx_cycle(f, 31, p);
+    cr_assert_str_eq(r.message, "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: not "
+                                "eligible due to a terminating pod on the nominated node.");
+    fx_taint(f, a, "broken", "", GS_EFFECT_NO_EXECUTE);
+    r = fx_cycle(f, 31, p);
+    cr_assert_str_eq(r.message, "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had "
+                                "untolerated taint {broken: }.");
+    cr_assert_eq(r.nominated_node, b);
+    cr_assert_eq(r.nvictims, 1);
+    (void)vb;
+    fx_free(f);
+}

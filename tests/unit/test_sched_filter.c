@@ -193,3 +193,35 @@ Test(sched_filter, node_affinity_operators)
     cr_assert_not(passes(f, p, n));
     fx_free(f);
 }
+
+Test(sched_filter, ignored_resources)
+{
+    struct fx *f = fx_new();
+    int n = fx_node(f, "n", 0, 8000, 32 * GI, 0);
+    int p = fx_pod(f, "p", fx_tmpl(f, 100, MI, 1, 0));
+    struct gs_sched_config c = fx_cfg(34);
+    struct gs_sched *s = gs_sched_new(&f->w, &c, NULL);
+    struct gs_node_status st;
+    gs_sched_filter_node(s, p, n, &st);
+    cr_assert_eq(st.code, GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE);
+    gs_sched_free(s);
+    c.nignored_res = 1;
+    c.ignored_res[0] = "nvidia.com/gpu";
+    s = gs_sched_new(&f->w, &c, NULL);
+    gs_sched_filter_node(s, p, n, &st);
+    cr_assert_eq(st.code, GS_ST_SUCCESS);
+    gs_sched_free(s);
+    c.nignored_res = 0;
+    c.nignored_groups = 1;
+    c.ignored_groups[0] = "nvidia.com";
+    s = gs_sched_new(&f->w, &c, NULL);
+    gs_sched_filter_node(s, p, n, &st);
+    cr_assert_eq(st.code, GS_ST_SUCCESS);
+    gs_sched_free(s);
+    c.ignored_groups[0] = "nvidia";
+    s = gs_sched_new(&f->w, &c, NULL);
+    gs_sched_filter_node(s, p, n, &st);
+    cr_assert_eq(st.code, GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE);
+    gs_sched_free(s);
+    fx_free(f);
+}

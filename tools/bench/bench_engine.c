@@ -199,6 +199,9 @@ int main(int argc, char **argv)
     if (reps < 1)
         reps = 1;
     print_machine();
+    printf("hold model, %llu operations per size, exponential increments (mean %.0f us), "
+           "seed %llu; rates per CPU second, best of %d\n",
+           (unsigned long long)ops, MEAN_US, (unsigned long long)SEED, reps);
 
     inc = malloc(((size_t)1 << INC_BITS) * sizeof *inc);
     struct gs_rng *rng = gs_rng_new(SEED);
