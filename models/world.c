@@ -61,6 +61,7 @@ int gs_world_init(struct gs_world *w)
 void gs_world_free(struct gs_world *w)
 {
     free(w->nodes);
+    free(w->node_ver);
     free(w->pods);
     free(w->groups);
     gs_arena_free(&w->arena);
@@ -99,8 +100,15 @@ static int copy_labels(struct gs_labels *dst, const struct gs_labels *src, struc
 int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time now)
 {
     GS_ASSERT(pool >= 0 && pool < w->npools);
-    if (grow((void **)&w->nodes, &w->nodes_cap, w->nnodes + 1, sizeof *w->nodes))
-        return GS_ENOMEM;
+    if (w->nnodes + 1 > w->nodes_cap) {
+        /* node_ver first: it is never smaller than nodes_cap, whichever realloc fails. */
+        int ncap = w->nodes_cap;
+        if (grow((void **)&w->node_ver, &ncap, w->nnodes + 1, sizeof *w->node_ver) ||
+            grow((void **)&w->nodes, &w->nodes_cap, w->nnodes + 1, sizeof *w->nodes))
+            return GS_ENOMEM;
+        GS_ASSERT(ncap == w->nodes_cap);
+    }
+    w->node_ver[w->nnodes] = 1;
     const struct gs_pool *pl = &w->pools[pool];
     struct gs_node *n = &w->nodes[w->nnodes];
     memset(n, 0, sizeof *n);
@@ -113,6 +121,9 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
     n->joined_at = now;
     n->schedulable_at = -1;
     n->first_pod = -1;
+    n->min_prio = INT32_MAX;
+    n->nmin_prio = 0;
+    n->gen = 1;
     if (copy_labels(&n->labels, &pl->labels, &w->arena))
         return GS_ENOMEM;
     if (pl->ntaints) {
@@ -176,6 +187,14 @@ void gs_world_assign(struct gs_world *w, int pi, int ni)
     if (n->first_pod >= 0)
         w->pods[n->first_pod].prev_on_node = pi;
     n->first_pod = pi;
+    w->node_ver[ni]++;
+    int32_t prio = t->priority;
+    if (prio < n->min_prio) {
+        n->min_prio = prio;
+        n->nmin_prio = 1;
+    } else if (prio == n->min_prio) {
+        n->nmin_prio++;
+    }
 }
 
 void gs_world_unassign(struct gs_world *w, int pi)
@@ -196,8 +215,38 @@ void gs_world_unassign(struct gs_world *w, int pi)
         n->first_pod = p->next_on_node;
     if (p->next_on_node >= 0)
         w->pods[p->next_on_node].prev_on_node = p->prev_on_node;
+    w->node_ver[p->node]++;
     p->next_on_node = p->prev_on_node = -1;
     p->node = -1;
+    /* The lowest priority only moves up when its last pod leaves: walk the list then. */
+    if (t->priority == n->min_prio && --n->nmin_prio == 0) {
+        n->min_prio = INT32_MAX;
+        for (int q = n->first_pod; q >= 0; q = w->pods[q].next_on_node) {
+            int32_t qp = w->pods[q].tmpl->priority;
+            if (qp < n->min_prio) {
+                n->min_prio = qp;
+                n->nmin_prio = 1;
+            } else if (qp == n->min_prio) {
+                n->nmin_prio++;
+            }
+        }
+    }
+}
+
+void gs_node_touch(struct gs_world *w, int n)
+{
+    GS_ASSERT(n >= 0 && n < w->nnodes);
+    w->nodes[n].gen++;
+    w->node_ver[n]++;
+}
+
+int32_t gs_node_min_priority_walk(const struct gs_world *w, int n)
+{
+    int32_t m = INT32_MAX;
+    for (int q = w->nodes[n].first_pod; q >= 0; q = w->pods[q].next_on_node)
+        if (w->pods[q].tmpl->priority < m)
+            m = w->pods[q].tmpl->priority;
+    return m;
 }
 
 int gs_world_find_node(const struct gs_world *w, const char *name)

@@ -369,6 +369,108 @@ static int print_gpus(struct gs_report *r)
     return 0;
 }
 
+/* "Bring-up", only for traces with GPU Operator rows (node_event kind Operand):
+ * time to schedulable per pool, from each GPU node's Joined row to its first Schedulable row
+ * (min, median by nearest rank, max; nodes never schedulable counted apart), and the longest
+ * single status an operand pod held while working or failing (the gap between two of its
+ * Operand rows, or until the end of the run; Init:k/n statuses wait for another operand and
+ * ready pods are done, so neither counts), which is the step that held the node up. */
+static int print_bringup(struct gs_report *r)
+{
+    int64_t nop;
+    int rc = query_int(r, "SELECT count(*) FROM node_event WHERE kind = 'Operand'", &nop);
+    if (rc != 0 || nop == 0)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prep(r,
+              "SELECT " GS_REPORT_POOL_NAME ","
+              " (SELECT min(e.t_us) FROM node_event e WHERE e.node_id = node.id AND e.kind = 'Schedulable')"
+              " - (SELECT min(e.t_us) FROM node_event e WHERE e.node_id = node.id AND e.kind = 'Joined')"
+              " AS d FROM node WHERE gpu_count > 0"
+              " ORDER BY min(id) OVER (PARTITION BY coalesce(pool, '')), d IS NULL, d",
+              &st);
+    if (rc != 0)
+        return rc;
+    fputs("\nBring-up (time from join to GPUs allocatable):\n", r->out);
+    char pool[256] = "";
+    int64_t *v = NULL;
+    int n = 0, cap = 0, never = 0, more;
+    for (;;) {
+        more = next_row(r, &st);
+        const char *p = more == 1 ? text_or(st, 0, "") : NULL;
+        if (more != 1 || strcmp(p, pool) != 0) {
+            if (pool[0]) {
+                char a[64], b[64], c[64];
+                if (n > 0) {
+                    fmt_duration(v[0], a, sizeof a);
+                    fmt_duration(v[(n - 1) / 2], b, sizeof b);
+                    fmt_duration(v[n - 1], c, sizeof c);
+                    fprintf(r->out, "  %-12s min %s, median %s, max %s (%d %s)", pool, a, b, c, n,
+                            plural(n, "node", "nodes"));
+                } else {
+                    fprintf(r->out, "  %-12s none schedulable", pool);
+                }
+                if (never)
+                    fprintf(r->out, ", %d never", never);
+                fputc('\n', r->out);
+            }
+            if (more != 1)
+                break;
+            snprintf(pool, sizeof pool, "%s", p);
+            n = never = 0;
+        }
+        if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
+            never++;
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            int64_t *nv = realloc(v, sizeof *nv * (size_t)cap);
+            if (!nv) {
+                sqlite3_finalize(st);
+                free(v);
+                return report_err(r, GS_ENOMEM, "out of memory");
+            }
+            v = nv;
+        }
+        v[n++] = sqlite3_column_int64(st, 1);
+    }
+    free(v);
+    if (more < 0)
+        return more;
+    /* The longest status held: each Operand row lasts until the next row of the same node and
+     * operand (or the end of the run); a ready Running pod is not a step. */
+    char end[32];
+    snprintf(end, sizeof end, "%" PRId64, r->end_us);
+    char *sql = sqlite3_mprintf(
+        "SELECT n.name, e.subject, e.value, e.t_us, coalesce((SELECT min(x.t_us) FROM node_event x"
+        " WHERE x.node_id = e.node_id AND x.kind = 'Operand' AND x.subject = e.subject AND x.rowid > e.rowid"
+        " AND x.t_us >= e.t_us), %s) - e.t_us AS d"
+        " FROM node_event e JOIN node n ON n.id = e.node_id"
+        " WHERE e.kind = 'Operand' AND e.value IS NOT NULL AND e.value NOT LIKE '1/1 %%'"
+        " AND e.value NOT LIKE '%% Init:%%'"
+        " ORDER BY d DESC, e.t_us, e.rowid LIMIT 1",
+        end);
+    if (!sql)
+        return report_err(r, GS_ENOMEM, "out of memory");
+    rc = prep(r, sql, &st);
+    sqlite3_free(sql);
+    if (rc != 0)
+        return rc;
+    if ((more = next_row(r, &st)) == 1) {
+        char d[64], t[64];
+        fmt_duration(sqlite3_column_int64(st, 4), d, sizeof d);
+        fmt_duration(sqlite3_column_int64(st, 3), t, sizeof t);
+        const char *val = text_or(st, 2, "");
+        const char *sp = strchr(val, ' ');
+        fprintf(r->out, "  longest operand step: %s on %s, %s for %s (from %s)\n", text_or(st, 1, "?"),
+                text_or(st, 0, "?"), sp ? sp + 1 : val, d, t);
+        sqlite3_finalize(st);
+        more = 0;
+    }
+    return more < 0 ? more : 0;
+}
+
 /* A section listing at most GS_REPORT_LIST_MAX rows of (label, message) from `sql`, whose
  * total is `count_sql`; nothing at all when the total is zero. */
 static int print_list(struct gs_report *r, const char *title, const char *count_sql,
@@ -470,6 +572,8 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
         rc = print_pods(&r);
     if (rc == 0)
         rc = print_gpus(&r);
+    if (rc == 0)
+        rc = print_bringup(&r);
     if (rc == 0)
         rc = print_pending(&r);
     if (rc == 0)

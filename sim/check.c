@@ -287,6 +287,20 @@ static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb 
             ok = false;
         }
     }
+    /* operand: the pod STATUS of each named operand DaemonSet on the node (null: no pod). */
+    for (int i = 0; i < e->noperands; i++) {
+        const struct gs_expect_kv *kv = &e->operands[i];
+        bool known;
+        const char *have = gs_bringup_run_operand_status(r, ni, kv->key, &known);
+        sbf(what, " operand[%s]=%s", kv->key, kv->value ? kv->value : "null");
+        if (!known) {
+            sbf(d, "operand %s is not modelled; ", kv->key);
+            ok = false;
+        } else if (!str_eq(have, kv->value) || (!have) != (!kv->value)) {
+            sbf(d, "operand %s is %s; ", kv->key, have ? have : "absent (no pod)");
+            ok = false;
+        }
+    }
     if (ok)
         sbf(d, "ok");
     return ok;

@@ -11,7 +11,7 @@ static void add_node(const struct gs_runner *r, const struct gs_node *n, struct 
 {
     if (!n->exists)
         return;
-    m->nodes_ready++;
+    m->nodes_ready += gs_bringup_run_node_ready(r, (int)(n - r->w->nodes));
     if (r->gpu_res >= 0) {
         m->gpus_capacity += n->capacity.v[r->gpu_res];
         m->gpus_allocatable += n->allocatable.v[r->gpu_res];

@@ -16,7 +16,7 @@
 
 static bool is_background(uint32_t kind)
 {
-    return kind == GS_EV_FLUSH || kind == GS_EV_SAMPLE;
+    return kind == GS_EV_FLUSH || kind == GS_EV_SAMPLE || kind == GS_EV_BRINGUP_BG;
 }
 
 static gs_event_handle at(struct gs_runner *r, gs_time t, int32_t prio, uint32_t kind, int64_t a, int64_t b)
@@ -136,9 +136,16 @@ static void advertise_gpus(struct gs_runner *r, int ni)
     gs_labels_set(&n->labels, &r->w->arena, "nvidia.com/gpu.count", count);
     if (n->gpu_product)
         gs_labels_set(&n->labels, &r->w->arena, "nvidia.com/gpu.product", n->gpu_product);
+    node_event(r, ni, "Label", "nvidia.com/gpu.present", "true");
+    node_event(r, ni, "Label", "nvidia.com/gpu.count", count);
+    if (n->gpu_product)
+        node_event(r, ni, "Label", "nvidia.com/gpu.product", n->gpu_product);
+    node_event(r, ni, "Capacity", "nvidia.com/gpu", count);
     node_event(r, ni, "Allocatable", "nvidia.com/gpu", count);
-    if (n->schedulable_at < 0)
+    if (n->schedulable_at < 0) {
         n->schedulable_at = gs_engine_now(r->eng);
+        node_event(r, ni, "Schedulable", "nvidia.com/gpu", count);
+    }
 }
 
 static int add_node(struct gs_runner *r, int pool)
@@ -161,7 +168,11 @@ static int add_node(struct gs_runner *r, int pool)
         n->gpu_product = NULL;
     if (n->gpu_count == 0)
         n->schedulable_at = gs_engine_now(r->eng);
-    advertise_gpus(r, ni);
+    /* The node as registered (initial rows); with an operator: section its GPUs then come
+     * from the device plugin (sim/bringup_run.c), without one they are advertised at once. */
+    gs_bringup_run_joined(r, ni);
+    if (!r->sc->op.enabled)
+        advertise_gpus(r, ni);
     return ni;
 }
 
@@ -645,6 +656,7 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
             node_event(r, ni, "Label", se->set.kv[i].key, se->set.kv[i].value);
         }
         cluster_event(r, GS_CE_NODE_LABEL);
+        gs_bringup_run_labels_changed(r, ni);
         break;
     case GS_SEV_DELETE_POD: {
         int pi = gs_world_find_pod(r->w, se->pod);
@@ -655,6 +667,13 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
         delete_pod(r, pi, "Deleted", NULL);
         break;
     }
+    case GS_SEV_KERNEL_PATCH:
+    case GS_SEV_XID:
+    case GS_SEV_DEVICE_PLUGIN_RESTART:
+    case GS_SEV_PRECOMPILED_IMAGE_PUBLISHED:
+    case GS_SEV_DRIVER_UPGRADE:
+        gs_bringup_run_event(r, se);
+        break;
     }
 }
 
@@ -674,6 +693,40 @@ static void on_check(struct gs_engine *eng, const struct gs_event *ev, void *ctx
     gs_check_eval(ctx, (int)ev->a);
 }
 
+/* ------------------------------------------------------------------ for sim/bringup_run.c */
+
+gs_event_handle gs_run_at(struct gs_runner *r, gs_time t, int32_t prio, uint32_t kind, int64_t a, int64_t b)
+{
+    return at(r, t, prio, kind, a, b);
+}
+
+void gs_run_cluster_event(struct gs_runner *r, enum gs_cluster_event ev)
+{
+    cluster_event(r, ev);
+}
+
+void gs_run_node_event(struct gs_runner *r, int node, const char *kind, const char *subject, const char *value)
+{
+    node_event(r, node, kind, subject, value);
+}
+
+void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg)
+{
+    delete_pod(r, pod, reason, msg);
+}
+
+int gs_run_create_pod(struct gs_runner *r, int wl, int arrival)
+{
+    int pi = create_pod(r, wl, arrival);
+    want_cycle(r);
+    return pi;
+}
+
+void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name)
+{
+    warn(r, se, what, name);
+}
+
 /* ------------------------------------------------------------------ the run */
 
 static const gs_event_fn handlers[GS_EV_KINDS] = {
@@ -681,6 +734,7 @@ static const gs_event_fn handlers[GS_EV_KINDS] = {
     [GS_EV_POD_GONE] = on_pod_gone,   [GS_EV_ARRIVAL] = on_arrival,   [GS_EV_POD_CREATE] = on_pod_create,
     [GS_EV_POD_START] = on_pod_start, [GS_EV_BACKOFF] = on_backoff,   [GS_EV_FLUSH] = on_flush,
     [GS_EV_SCHED] = on_sched,         [GS_EV_SAMPLE] = on_sample,     [GS_EV_CHECK] = on_check,
+    [GS_EV_BRINGUP] = gs_bringup_run_on_timer, [GS_EV_BRINGUP_BG] = gs_bringup_run_on_timer,
 };
 
 /* Every kind goes through here so the count of pending foreground events stays right. */
@@ -704,7 +758,8 @@ static int setup(struct gs_runner *r)
     r->rng = gs_rng_new(sc->seed);
     r->queue = gs_queue_new(w, GS_DEFAULT_BACKOFF_INITIAL, GS_DEFAULT_BACKOFF_MAX);
     r->sched = gs_sched_new(w, &sc->sched, r->rng);
-    if (!r->next_index || !r->eng || !r->rng || !r->queue || !r->sched || r->gpu_res < 0)
+    if (!r->next_index || !r->eng || !r->rng || !r->queue || !r->sched || r->gpu_res < 0 ||
+        gs_bringup_run_setup(r))
         return GS_ENOMEM;
     for (int k = 1; k < GS_EV_KINDS; k++)
         gs_engine_on(r->eng, (uint32_t)k, dispatch, r);
@@ -728,6 +783,7 @@ static int setup(struct gs_runner *r)
 
 static void teardown(struct gs_runner *r)
 {
+    gs_bringup_run_free(r);
     gs_sched_free(r->sched);
     gs_queue_free(r->queue);
     gs_rng_free(r->rng);

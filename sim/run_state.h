@@ -30,6 +30,8 @@ enum gs_ev_kind {
     GS_EV_SCHED,          /* one scheduling cycle */
     GS_EV_SAMPLE,         /* metrics sample (background) */
     GS_EV_CHECK,          /* a = expect index */
+    GS_EV_BRINGUP,        /* a = node, b = gs_bringup_timer_encode(timer, generation, token) */
+    GS_EV_BRINGUP_BG,     /* the same, for a retry nothing waits for (background) */
     GS_EV_KINDS
 };
 
@@ -80,6 +82,7 @@ struct gs_runner {
     struct gs_intern messages; /* distinct FailedScheduling texts */
     gs_time end;               /* end of run, once known (else -1) */
     int err;                   /* first error inside a handler (GS_ENOMEM, GS_ESQL) */
+    struct gs_bringup_run *bringup; /* per-node bring-up state (sim/bringup_run.c) */
 };
 
 /* metrics.c */
@@ -88,6 +91,39 @@ void gs_metrics_now(const struct gs_runner *r, gs_time t, struct gs_metrics *m);
 bool gs_metrics_get(const struct gs_metrics *m, const char *name, double *out);
 /* Write whole-cluster and per-pool sample rows for now; keep the whole-cluster one. */
 int gs_metrics_sample(struct gs_runner *r, gs_time t);
+
+/* run.c: what sim/bringup_run.c needs of the run loop (the static helpers of run.c). */
+gs_event_handle gs_run_at(struct gs_runner *r, gs_time t, int32_t prio, uint32_t kind, int64_t a, int64_t b);
+void gs_run_cluster_event(struct gs_runner *r, enum gs_cluster_event ev);
+void gs_run_node_event(struct gs_runner *r, int node, const char *kind, const char *subject, const char *value);
+/* Delete pod `pod` through the API (a Job replaces it, as for any deletion). */
+void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
+/* Create the next pod of workload `wl` (named with the next index), as a controller would. */
+int gs_run_create_pod(struct gs_runner *r, int wl, int arrival);
+/* A numbered warning in the trace for an event naming something absent. */
+void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name);
+
+/* bringup_run.c: the GPU Operator's bring-up applied to the world (sim/bringup_run.c). */
+struct gs_bringup_run;
+/* Allocate r->bringup (always: without an operator the nodes' GPUs are advertised at join and
+ * only Xids, plugin restarts and kernel patches use it). 0 or GS_ENOMEM. */
+int gs_bringup_run_setup(struct gs_runner *r);
+void gs_bringup_run_free(struct gs_runner *r);
+/* Node `ni` joined: write its initial labels, taints, capacity and allocatable as node_event
+ * rows, then start its bring-up (operator) or record its pre-advertised GPUs (no operator). */
+void gs_bringup_run_joined(struct gs_runner *r, int ni);
+/* Handler of GS_EV_BRINGUP and GS_EV_BRINGUP_BG. */
+void gs_bringup_run_on_timer(struct gs_engine *eng, const struct gs_event *ev, void *ctx);
+/* A scenario event of kind kernelPatch, xid, devicePluginRestart, precompiledImagePublished or
+ * driverUpgrade. */
+void gs_bringup_run_event(struct gs_runner *r, const struct gs_sevent *se);
+/* Node `ni`'s labels were changed by a scenario event: operands re-read their deploy labels. */
+void gs_bringup_run_labels_changed(struct gs_runner *r, int ni);
+/* Pod STATUS of operand DaemonSet `name` on node `ni` (NULL: no pod); *known false when the
+ * name is not an operand gpusim models. */
+const char *gs_bringup_run_operand_status(const struct gs_runner *r, int ni, const char *name, bool *known);
+/* False while node `ni` is rebooting (kubelet down: the node is not Ready). */
+bool gs_bringup_run_node_ready(const struct gs_runner *r, int ni);
 
 /* check.c: evaluate sc->expects[i] against the current state (fills pass, detail). */
 void gs_check_eval(struct gs_runner *r, int i);

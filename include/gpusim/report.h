@@ -6,6 +6,7 @@
 #ifndef GPUSIM_REPORT_H
 #define GPUSIM_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Print the human summary of the trace at `trace_path` to `out` (borrowed):
@@ -28,6 +29,11 @@
  *   GPUs:        capacity 32; allocated min 0, mean 17.50, max 24 (time-weighted mean of 9 samples)
  *   Fragmented:  mean 1.25, max 4.00 GPUs
  *
+ *   Bring-up (time from join to GPUs allocatable):      (only with GPU Operator rows)
+ *     gpu-a        min 2m10s, median 2m10s, max 2m10s (1 node)
+ *     gpu-b        none schedulable, 2 never
+ *     longest operand step: nvidia-driver-daemonset on gpu-b-0, ImagePullBackOff for 5h49m50s (from 12m25s)
+ *
  *   Pending (2):                      (at most 10 pods, then "  ... and N more")
  *     trainer-b-0  0/4 nodes are available: ...
  *
@@ -47,5 +53,16 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
 /* The number of failed expect: checks recorded in the trace (0 when all passed or there are
  * none), or a negative GS_E* code when the trace cannot be read (as gs_report_summary). */
 int gs_report_checks_failed(const char *trace_path);
+
+/* Print node `node` as `kubectl describe node` shows it, at simulated time `at_us`
+ * (microseconds; < 0: the end of the run), rebuilt from the trace's node_event rows alone
+ * (reports/describe.c): Name, At, Pool, Labels (sorted), Taints, Unschedulable, Ready,
+ * Capacity, Allocatable, System Info (kernel), the GPU Operator's pods (Ready, Status, since
+ * when) and the non-terminated pods bound to it. Needs a trace written at --trace-level
+ * events or full. Returns 0; GS_EIO (unreadable file, `out` fails), GS_EINVAL (not a trace,
+ * no such node, not joined yet at that time), GS_ENOTSUP (newer schema), GS_ESQL, GS_ENOMEM,
+ * with `errbuf` (size errlen; may be NULL) saying why. */
+int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, FILE *out, char *errbuf,
+                       int errlen);
 
 #endif

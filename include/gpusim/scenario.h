@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gpusim/bringup.h"
+#include "gpusim/catalog.h"
 #include "gpusim/error.h"
 #include "gpusim/sched.h"
 #include "gpusim/world.h"
@@ -25,6 +27,11 @@ enum gs_sevent_kind {
     GS_SEV_ADD_NODES,
     GS_SEV_LABEL,
     GS_SEV_DELETE_POD,
+    GS_SEV_KERNEL_PATCH,        /* kernelPatch: reboot a pool into a kernel */
+    GS_SEV_XID,                 /* xid: an Xid error on one GPU */
+    GS_SEV_DEVICE_PLUGIN_RESTART, /* devicePluginRestart: the node's device-plugin pod restarts */
+    GS_SEV_PRECOMPILED_IMAGE_PUBLISHED, /* precompiledImagePublished: an image for a kernel appears */
+    GS_SEV_DRIVER_UPGRADE,      /* driverUpgrade: driver.version changes; the upgrade controller rolls it out */
 };
 
 struct gs_sevent {
@@ -36,6 +43,24 @@ struct gs_sevent {
     int count;          /* addNodes */
     struct gs_labels set; /* label: set (a value NULL removes the key) */
     int line, col;      /* position in the scenario */
+    /* kernelPatch {pool, kernel, maxUnavailable, rebootDuration}: `pool` above */
+    const char *kernel;         /* kernelPatch, precompiledImagePublished */
+    int max_unavailable;        /* kernelPatch (default 1), driverUpgrade (default 25%): a count, or a
+                                 * percentage when max_unavailable_percent (resolve with
+                                 * gs_max_unavailable: rounds up, at least 1) */
+    bool max_unavailable_percent;
+    bool has_reboot_duration;   /* kernelPatch.rebootDuration given: overrides the profile's reboot step */
+    gs_time reboot_duration;
+    /* xid {node, gpu, code}: `node` above */
+    int gpu;                    /* GPU index on the node, 0 .. gpu.count-1 */
+    int code;                   /* Xid, 1..1023 */
+    /* driverUpgrade {version, maxParallelUpgrades, maxUnavailable, drain} (driver.upgradePolicy) */
+    const char *version;        /* the new driver.version */
+    int max_parallel;           /* maxParallelUpgrades (default 1; 0 = unlimited) */
+    bool drain;                 /* drain.enable (default false) */
+    bool drain_force;           /* drain.force (default false) */
+    gs_time drain_timeout;      /* drain.timeoutSeconds (default 300 s; 0 = forever) */
+    bool drain_delete_empty_dir; /* drain.deleteEmptyDir (default false) */
 };
 
 /* ---------------------------------------------------------------- expectations */
@@ -83,6 +108,10 @@ struct gs_expect {
     int ncapacity;
     struct gs_expect_kv *labels;
     int nlabels;
+    struct gs_expect_kv *operands; /* operand: DaemonSet name (as written, per-kernel suffix dropped
+                                    * by the checker) -> pod STATUS ("Running", "Init:0/4",
+                                    * "ImagePullBackOff", ...); value NULL: no pod */
+    int noperands;
     /* object */
     const char *obj_kind;
     const char *obj_api_version;
@@ -123,6 +152,15 @@ struct gs_scenario {
     int nevents;
     struct gs_expect *expects;
     int nexpects;
+    /* spec.operator: op.enabled is false without the section (the other fields then hold
+     * gs_operator_config_defaults, e.g. the device plugin's default Xid policy). Arrays and
+     * strings in the world's arena; op.timings points into `catalog`. */
+    struct gs_operator_config op;
+    /* models/catalog (gs_catalog_default_dir) plus spec.catalog, loaded when a pool has GPUs or
+     * spec.operator or spec.catalog is present (otherwise empty). Arena storage. */
+    struct gs_catalog catalog;
+    const char *gpu_operator_version; /* spec.versions.gpu-operator: "v25.3.0" (default, the newest
+                                       * modelled), "v23.9.2" or "v1.5.2" */
 };
 
 /* Load and check `path`. `sets` are `--set path=value` overrides (count `nsets`), applied to

@@ -74,7 +74,10 @@ int gs_trace_run_kv(struct gs_trace *t, const char *key, const char *value);
  * gpu_count is whole GPUs. Returns 0 or GS_ESQL. */
 int gs_trace_node(struct gs_trace *t, int id, const char *name, const char *pool,
                   const char *gpu_product, int gpu_count);
-/* kind: Joined|Operand|Label|Allocatable|Taint|Cordon|Kernel|Xid|Deleted. t_us is simulated
+/* kind: Joined|Operand|Label|Allocatable|Capacity|Taint|Cordon|Kernel|Reboot|Xid|Schedulable|
+ * Deleted (subjects and values as sim/bringup_run.c and reports/describe.c describe them:
+ * Operand value "READY STATUS" such as "0/1 Init:0/4", NULL when the pod is gone; Label value
+ * NULL when removed; Taint subject "key=value:Effect", value "true"/"false"). t_us is simulated
  * microseconds. Nothing is written at GS_TRACE_SUMMARY. Returns 0 or GS_ESQL. */
 int gs_trace_node_event(struct gs_trace *t, gs_time t_us, int node_id, const char *kind,
                         const char *subject, const char *value);

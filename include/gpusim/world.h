@@ -144,6 +144,14 @@ struct gs_pool {
     gs_time join_every;
     int nodes_per_rack;       /* 0: no topology */
     const char *rack_label;
+    /* hostDriver {version, kernels}: the driver the node image ships (used when the operator does
+     * not install one: driver.enabled false, nvidia.com/gpu.deploy.driver "false" or
+     * "pre-installed", managedBy helm/host). It works only on the kernels it was built for;
+     * booting another kernel breaks it (driver-validation loops, everything after it waits). */
+    const char *host_driver_version;    /* NULL: no hostDriver given */
+    const char *const *host_driver_kernels; /* arena; absent in the scenario: [kernel] when the
+                                         * pool has one, else empty = the kernel the node joined with */
+    int nhost_driver_kernels;
 };
 
 struct gs_node {
@@ -167,6 +175,15 @@ struct gs_node {
     const char *gpu_product;
     int gpu_count;
     const char *kernel;
+    /* Kept by gs_world_assign / gs_world_unassign: the lowest priority among the pods on this
+     * node (INT32_MAX when none) and how many pods have it, so the scheduler's preemption dry
+     * run knows in O(1) when a node holds no pod of lower priority than the preemptor. */
+    int32_t min_prio;
+    int nmin_prio;
+    /* Generation of what the scheduler's static filters read (labels, taints, the
+     * unschedulable flag): bumped by gs_node_touch. The scheduler caches per-node filter
+     * results against it. */
+    uint32_t gen;
 };
 
 /* ---------------------------------------------------------------- pods */
@@ -329,6 +346,11 @@ struct gs_world {
     int groups_cap;
     struct gs_priority_class *priority_classes;
     int npriority_classes;
+    /* Per node (sized nodes_cap): a change counter bumped by gs_world_add_node,
+     * gs_world_assign, gs_world_unassign and gs_node_touch. The scheduler keeps copies of the
+     * node data every cycle reads in its own flat arrays and refreshes the nodes whose counter
+     * moved. Owned by the world. */
+    uint32_t *node_ver;
 };
 
 /* Initialise an empty world (interns cpu, memory, pods, ephemeral-storage). 0 or GS_ENOMEM. */
@@ -348,6 +370,16 @@ int gs_world_add_pod(struct gs_world *w, const char *name, int wl, const struct 
 void gs_world_assign(struct gs_world *w, int p, int n);
 /* Undo gs_world_assign. */
 void gs_world_unassign(struct gs_world *w, int p);
+
+/* Record that node `n` changed outside gs_world_assign/unassign: its labels, taints,
+ * unschedulable or exists flag, capacity or allocatable (bumps nodes[n].gen and node_ver[n]).
+ * Whoever changes one of them on an existing node must call this before the next scheduling
+ * cycle, or the scheduler keeps using its cached filter results and copies (debug builds
+ * catch a missing call with a GS_ASSERT in the scheduler). Never fails. */
+void gs_node_touch(struct gs_world *w, int n);
+/* Lowest priority of the pods bound or assumed on node `n` (INT32_MAX when none), recomputed
+ * by walking the node's pod list. For checks and tests; the cached value is nodes[n].min_prio. */
+int32_t gs_node_min_priority_walk(const struct gs_world *w, int n);
 
 /* Node index by name, -1 when absent. Linear; for events and expectations, not hot paths. */
 int gs_world_find_node(const struct gs_world *w, const char *name);

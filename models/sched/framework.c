@@ -71,12 +71,13 @@ static int ensure_nodes(struct gs_sched *s)
         grow_node_array((void **)&s->cand, old, ncap, sizeof *s->cand, false) ||
         grow_node_array((void **)&s->feasible, old, ncap, sizeof *s->feasible, false) ||
         grow_node_array((void **)&s->potential, old, ncap, sizeof *s->potential, false) ||
-        grow_node_array((void **)&s->st, old, ncap, sizeof *s->st, false) ||
-        grow_node_array((void **)&s->st_mark, old, ncap, sizeof *s->st_mark, true) ||
-        grow_node_array((void **)&s->pst, old, ncap, sizeof *s->pst, false) ||
-        grow_node_array((void **)&s->pst_mark, old, ncap, sizeof *s->pst_mark, true) ||
+        grow_node_array((void **)&s->st_tag, old, ncap, sizeof *s->st_tag, true) ||
+        grow_node_array((void **)&s->m, old, ncap, sizeof *s->m, true) ||
         grow_node_array((void **)&s->nom_slot, old, ncap, sizeof *s->nom_slot, true))
         return GS_ENOMEM;
+    for (int i = 0; i < s->ntc; i++)
+        if (grow_node_array((void **)&s->tc[i].v, old, ncap, sizeof *s->tc[i].v, true))
+            return GS_ENOMEM;
     s->nodes_cap = ncap;
     return 0;
 }
@@ -108,9 +109,15 @@ struct gs_sched *gs_sched_new(const struct gs_world *w, const struct gs_sched_co
     s->cfg = *cfg;
     s->rng = rng;
     s->epoch = 0;
-    for (int i = 0; i < NFILTERS; i++)
-        if (cfg->filter_enabled[filter_plugins[i].id])
-            s->filters[s->nfilters++] = filter_plugins[i].fn;
+    for (int i = 0; i < NFILTERS; i++) {
+        if (!cfg->filter_enabled[filter_plugins[i].id])
+            continue;
+        s->filters[s->nfilters++] = filter_plugins[i].fn;
+        if (filter_plugins[i].id == GS_PL_NODE_RESOURCES_FIT)
+            s->fit_enabled = true;
+        else
+            s->sfilters[s->nsfilters++] = filter_plugins[i].fn;
+    }
     if (ensure_nodes(s)) {
         gs_sched_free(s);
         return NULL;
@@ -131,11 +138,14 @@ void gs_sched_free(struct gs_sched *s)
     free(s->cand);
     free(s->feasible);
     free(s->potential);
-    free(s->st);
-    free(s->st_mark);
-    free(s->pst);
-    free(s->pst_mark);
+    free(s->st_tag);
+    free(s->m);
+    free(s->mres);
     free(s->nom_slot);
+    for (int i = 0; i < s->ntc; i++)
+        free(s->tc[i].v);
+    gs_hcount_free(&s->fh);
+    gs_hcount_free(&s->ph);
     free(s->nominated);
     free(s->nom_adj);
     free(s->nom_node);
@@ -154,7 +164,6 @@ void gs_sched_free(struct gs_sched *s)
     free(s->insuff);
     free(s->msg);
     free(s->scr);
-    free(s->hist);
     free(s->hoff);
     free(s->hptr);
     free(s);
@@ -222,6 +231,8 @@ void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc)
                 pc->req_res[pc->nreq++] = r;
         }
     pc->requests_any = pc->requests_any || pc->nreq > 0;
+    for (int i = 0; i < pc->nreq; i++)
+        pc->req_val[i] = t->requests.v[pc->req_res[i]];
     /* NodeUnschedulable: a pod tolerating node.kubernetes.io/unschedulable:NoSchedule also
      * tolerates spec.unschedulable. */
     const struct gs_taint unsched = {"node.kubernetes.io/unschedulable", "", GS_EFFECT_NO_SCHEDULE};
@@ -244,18 +255,283 @@ void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc)
     }
 }
 
+/* ------------------------------------------------------------------ the template cache */
+
+static bool str_eq(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool labels_eq(const struct gs_labels *a, const struct gs_labels *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (int i = 0; i < a->n; i++)
+        if (!str_eq(a->kv[i].key, b->kv[i].key) || !str_eq(a->kv[i].value, b->kv[i].value))
+            return false;
+    return true;
+}
+
+static bool reqs_eq(const struct gs_requirement *a, const struct gs_requirement *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (a[i].op != b[i].op || a[i].nvalues != b[i].nvalues || !str_eq(a[i].key, b[i].key))
+            return false;
+        for (int v = 0; v < a[i].nvalues; v++)
+            if (!str_eq(a[i].values[v], b[i].values[v]))
+                return false;
+    }
+    return true;
+}
+
+static bool term_eq(const struct gs_term *a, const struct gs_term *b)
+{
+    return a->nexprs == b->nexprs && a->nfields == b->nfields && reqs_eq(a->exprs, b->exprs, a->nexprs) &&
+           reqs_eq(a->fields, b->fields, a->nfields);
+}
+
+bool gs_tmpl_static_equal(const struct gs_pod_template *a, const struct gs_pod_template *b)
+{
+    if (a == b)
+        return true;
+    if (!str_eq(a->node_name, b->node_name) || a->ntolerations != b->ntolerations ||
+        !labels_eq(&a->node_selector, &b->node_selector))
+        return false;
+    for (int i = 0; i < a->ntolerations; i++) {
+        const struct gs_toleration *x = &a->tolerations[i], *y = &b->tolerations[i];
+        if (x->op != y->op || x->effect != y->effect || !str_eq(x->key, y->key) || !str_eq(x->value, y->value))
+            return false;
+    }
+    const struct gs_node_affinity *x = &a->affinity, *y = &b->affinity;
+    if (x->has_required != y->has_required || x->nrequired != y->nrequired || x->npreferred != y->npreferred)
+        return false;
+    for (int i = 0; i < x->nrequired; i++)
+        if (!term_eq(&x->required[i], &y->required[i]))
+            return false;
+    for (int i = 0; i < x->npreferred; i++)
+        if (x->preferred[i].weight != y->preferred[i].weight || !term_eq(&x->preferred[i].term, &y->preferred[i].term))
+            return false;
+    return true;
+}
+
+/* The cache slot of template t: the one made for t, else one made for a template with the same
+ * static parts, else a new slot (or the least recently used one, cleared). NULL when there is no
+ * static filter or out of memory (the cycle then runs the static filters itself). */
+static struct gs_tcache *tcache_get(struct gs_sched *s, const struct gs_pod_template *t)
+{
+    if (s->nsfilters == 0)
+        return NULL;
+    struct gs_tcache *c = NULL;
+    for (int i = 0; i < s->ntc && !c; i++)
+        if (s->tc[i].t == t)
+            c = &s->tc[i];
+    for (int i = 0; i < s->ntc && !c; i++)
+        if (gs_tmpl_static_equal(s->tc[i].t, t))
+            c = &s->tc[i];
+    if (!c) {
+        if (s->ntc < GS_SCHED_TCACHE_SLOTS) {
+            struct gs_sverdict *v = calloc((size_t)s->nodes_cap, sizeof *v);
+            if (!v)
+                return NULL;
+            c = &s->tc[s->ntc++];
+            c->v = v;
+        } else {
+            c = &s->tc[0];
+            for (int i = 1; i < s->ntc; i++)
+                if (s->tc[i].used < c->used)
+                    c = &s->tc[i];
+            memset(c->v, 0, sizeof *c->v * (size_t)s->nodes_cap);
+        }
+        c->t = t;
+    }
+    c->used = s->cycles;
+    return c;
+}
+
 /* ------------------------------------------------------------------ filters */
+
+/* The enabled static filters, in order, stopping at the first failure. */
+static void run_static(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n, struct gs_fstat *st)
+{
+    for (int i = 0; i < s->nsfilters; i++) {
+        s->sfilters[i](s, pc, n, NULL, st);
+        if (st->code != GS_ST_SUCCESS)
+            return;
+    }
+}
+
+/* The static filters' verdict for `node`, from the template cache when it holds one for the
+ * node's current generation. */
+static inline void static_verdict(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n, int node,
+                                  uint32_t gen, struct gs_fstat *st)
+{
+    struct gs_tcache *c = pc->tc;
+    if (!c) {
+        run_static(s, pc, n, st);
+        return;
+    }
+    struct gs_sverdict *v = &c->v[node];
+    uint32_t stamp = gen + 1;
+    if (v->stamp == stamp && stamp != 0) {
+        st->code = v->code;
+        st->plugin = v->plugin;
+        st->kind = v->kind;
+        st->taint = v->taint;
+#ifndef NDEBUG
+        /* A node changed without gs_node_touch would show here (debug builds). */
+        struct gs_fstat chk = {.node = node};
+        run_static(s, pc, n, &chk);
+        GS_ASSERT(chk.code == st->code && chk.plugin == st->plugin && chk.kind == st->kind &&
+                  chk.taint == st->taint);
+#endif
+        return;
+    }
+    run_static(s, pc, n, st);
+    *v = (struct gs_sverdict){
+        .stamp = stamp, .code = st->code, .plugin = st->plugin, .kind = st->kind, .taint = st->taint};
+}
 
 void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
                           struct gs_fstat *st)
 {
     const struct gs_node *n = &s->w->nodes[node];
     *st = (struct gs_fstat){.node = node};
-    for (int i = 0; i < s->nfilters; i++) {
-        s->filters[i](s, pc, n, adj, st);
+    /* The static filters all come before NodeResourcesFit in the profile's order. */
+    if (s->nsfilters) {
+        static_verdict(s, pc, n, node, n->gen, st);
         if (st->code != GS_ST_SUCCESS)
             return;
     }
+    if (s->fit_enabled)
+        gs_fit_check(s, pc, n, adj, st);
+}
+
+/* ------------------------------------------------------------------ the node copies */
+
+/* Copy node i's data into the scheduler's flat arrays. */
+static void mirror_node(struct gs_sched *s, int i)
+{
+    const struct gs_world *w = s->w;
+    const struct gs_node *n = &w->nodes[i];
+    struct gs_mnode *m = &s->m[i];
+    m->ver = w->node_ver[i];
+    m->gen = n->gen;
+    m->min_prio = n->min_prio;
+    m->exists = n->exists;
+    m->pods_room = n->allocatable.v[GS_RES_PODS] - n->npods;
+    int64_t *r = &s->mres[(size_t)i * (size_t)s->mnres * 2];
+    for (int k = 0; k < s->mnres; k++) {
+        r[2 * k] = n->allocatable.v[k] - n->requested.v[k];
+        r[2 * k + 1] = n->allocatable.v[k];
+    }
+}
+
+/* Bring the copies up to date (the nodes whose w->node_ver moved, or all of them when the
+ * resource count or the node capacity changed) and the snapshot with them. */
+static int mirror_sync(struct gs_sched *s)
+{
+    const struct gs_world *w = s->w;
+    bool full = s->mfull;
+    if (w->res.n != s->mnres || s->mres_nodes < s->nodes_cap) {
+        size_t need = (size_t)s->nodes_cap * (size_t)w->res.n * 2;
+        int64_t *p = realloc(s->mres, sizeof *p * (need ? need : 1));
+        if (!p)
+            return GS_ENOMEM;
+        s->mres = p;
+        s->mnres = w->res.n;
+        s->mres_nodes = s->nodes_cap;
+        full = true;
+    }
+    bool snap_dirty = full || w->nnodes != s->msnap_nnodes;
+    for (int i = 0; i < w->nnodes; i++) {
+        if (!full && s->m[i].ver == w->node_ver[i])
+            continue;
+        bool existed = s->m[i].exists;
+        mirror_node(s, i);
+        if (s->m[i].exists != existed)
+            snap_dirty = true;
+    }
+    s->mfull = false;
+    if (snap_dirty) {
+        /* The snapshot: the registered nodes, in index order. */
+        s->nsnap = 0;
+        for (int i = 0; i < w->nnodes; i++)
+            if (s->m[i].exists)
+                s->snap[s->nsnap++] = i;
+        s->msnap_nnodes = w->nnodes;
+    }
+#ifndef NDEBUG
+    /* Every copy matches the world: a node changed without gs_node_touch would show here. */
+    for (int i = 0; i < w->nnodes; i++) {
+        const struct gs_node *n = &w->nodes[i];
+        const struct gs_mnode *m = &s->m[i];
+        GS_ASSERT(m->gen == n->gen && m->min_prio == n->min_prio && m->exists == n->exists &&
+                  m->pods_room == n->allocatable.v[GS_RES_PODS] - n->npods);
+        const int64_t *r = &s->mres[(size_t)i * (size_t)s->mnres * 2];
+        for (int k = 0; k < s->mnres; k++)
+            GS_ASSERT(r[2 * k] == n->allocatable.v[k] - n->requested.v[k] && r[2 * k + 1] == n->allocatable.v[k]);
+    }
+#endif
+    return 0;
+}
+
+/* NodeResourcesFit (as gs_fit_check) on the copies of node `node`'s data. */
+static inline void mfit_check(const struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
+                              struct gs_fstat *st)
+{
+    /* npods + adj + 1 > allocatable, as room = allocatable - npods */
+    uint64_t insuff = (uint64_t)((adj ? adj->npods : 0) + 1 > s->m[node].pods_room) << GS_RES_PODS;
+    uint64_t unresolvable = 0;
+    if (pc->requests_any) {
+        /* Without branches on the node's values: which resources fall short varies from node to
+         * node and would be mispredicted. */
+        const int64_t *res = &s->mres[(size_t)node * (size_t)s->mnres * 2];
+        for (int i = 0; i < pc->nreq; i++) {
+            int r = pc->req_res[i];
+            int64_t req = pc->req_val[i];
+            /* allocatable - (requested + adj) */
+            int64_t room = res[2 * r] - (adj ? adj->req.v[r] : 0);
+            uint64_t short_ = (uint64_t)(req > room);
+            insuff |= short_ << r;
+            unresolvable |= short_ & (uint64_t)(req > res[2 * r + 1]);
+        }
+    }
+    if (!insuff)
+        return;
+    st->code = unresolvable && s->cfg.fit_unresolvable ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE
+                                                        : GS_ST_UNSCHEDULABLE;
+    st->plugin = GS_PL_NODE_RESOURCES_FIT;
+    st->kind = GS_R_FIT;
+    st->insuff = insuff;
+}
+
+/* The cycle's filter run on one node (RunFilterPluginsWithNominatedPods without added victims):
+ * gs_sched_run_filters_nominated(s, pc, node, NULL, st) on the copies. */
+static inline void cycle_filter(struct gs_sched *s, const struct gs_podctx *pc, int node, struct gs_fstat *st)
+{
+    *st = (struct gs_fstat){.node = node};
+    if (s->nsfilters) {
+        static_verdict(s, pc, &s->w->nodes[node], node, s->m[node].gen, st);
+        if (st->code != GS_ST_SUCCESS)
+            goto out;
+    }
+    if (s->fit_enabled) {
+        /* With the nominated pods of equal or higher priority first, then without. */
+        int slot = s->nom_slot[node];
+        if (slot) {
+            mfit_check(s, pc, node, &s->nom_adj[slot - 1], st);
+            if (st->code != GS_ST_SUCCESS)
+                goto out;
+        }
+        mfit_check(s, pc, node, NULL, st);
+    }
+out:;
+#ifndef NDEBUG
+    struct gs_fstat chk;
+    gs_sched_run_filters_nominated(s, pc, node, NULL, &chk);
+    GS_ASSERT(chk.code == st->code && chk.plugin == st->plugin && chk.kind == st->kind && chk.taint == st->taint &&
+              chk.insuff == st->insuff && chk.node == st->node);
+#endif
 }
 
 static void adj_add(struct gs_adj *dst, const struct gs_adj *src, int nres)
@@ -422,18 +698,37 @@ static int select_host(struct gs_sched *s, const int *feasible, int nfeasible)
 
 /* ------------------------------------------------------------------ the cycle */
 
-static void set_status(struct gs_sched *s, int node, const struct gs_fstat *st, int *nexplicit)
+/* Record node's filter status for this cycle and keep the reason counts (s->fh) in step: a
+ * node set twice (the nominated node, then in the walk) counts once, with its last status. */
+static inline void pot_count(struct gs_sched *s, int node, int32_t prio, const struct gs_fstat *st, int sign)
 {
-    if (s->st_mark[node] != s->epoch) {
-        s->st_mark[node] = s->epoch;
-        (*nexplicit)++;
+    if (st->code == GS_ST_UNSCHEDULABLE) {
+        s->npot += sign;
+        if (s->m[node].min_prio < prio)
+            s->npot_victims += sign;
     }
-    s->st[node] = *st;
+}
+
+/* Also counts the nodes where preemption might help (s->npot, s->npot_victims). */
+static inline void set_status(struct gs_sched *s, int node, int32_t prio, const struct gs_fstat *st, int *nexplicit)
+{
+    if (!gs_st_marked(s, node)) {
+        (*nexplicit)++;
+    } else {
+        GS_ASSERT(node == s->nn);
+        gs_hcount_status(s, &s->fh, &s->nn_st, -1);
+        pot_count(s, node, prio, &s->nn_st, -1);
+    }
+    s->st_tag[node] = s->epoch << 3 | st->code;
+    if (node == s->nn)
+        s->nn_st = *st;
+    gs_hcount_status(s, &s->fh, st, +1);
+    pot_count(s, node, prio, st, +1);
 }
 
 /* The FitError text and the PostFilter part (types.go FitError.Error, framework.go
  * RunPostFilterPlugins: the DynamicResources and DefaultPreemption messages joined by ", "). */
-static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, struct gs_cycle_result *out)
+static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, int nexplicit, struct gs_cycle_result *out)
 {
     const struct gs_sched_config *c = &s->cfg;
     bool preempt = c->filter_enabled[GS_PL_DEFAULT_PREEMPTION];
@@ -446,19 +741,12 @@ static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, struct gs_
     if (s->prefilter_reject) {
         gs_msg_addf(s, " %s.", GS_MSG_AFFINITY_CONFLICT);
     } else {
-        gs_hist_reset(s);
-        int absent = 0;
-        for (int i = 0; i < s->nsnap; i++) {
-            int n = s->snap[i];
-            if (s->st_mark[n] == s->epoch)
-                gs_hist_add_status(s, &s->st[n]);
-            else
-                absent++;
-        }
+        /* s->fh counts the statuses of the nexplicit nodes that have one (all in the snapshot). */
+        int absent = s->nsnap - nexplicit;
         /* NodeToStatus's absent-nodes status (1.31+): the nodes a PreFilterResult left out. */
         if (absent > 0 && s->restricted)
-            gs_hist_add_kind(s, GS_R_PREFILTER_ABSENT, absent);
-        gs_hist_render(s);
+            s->fh.kind[GS_R_PREFILTER_ABSENT] += absent;
+        gs_hcount_render(s, &s->fh);
     }
     if (preempt && pe == GS_PE_CANDIDATE)
         return; /* DefaultPreemption succeeded: the PostFilter status is Success, no text */
@@ -480,24 +768,17 @@ static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, struct gs_
     case GS_PE_NO_CANDIDATES:
     case GS_PE_CANDIDATE:
         gs_msg_addf(s, "0/%d nodes are available:", s->nsnap);
-        gs_hist_reset(s);
-        for (int i = 0; i < s->nsnap; i++) {
-            int n = s->snap[i];
-            if (s->pst_mark[n] == s->epoch)
-                gs_hist_add_status(s, &s->pst[n]);
-            else
-                gs_hist_add_kind(s, GS_R_NOT_HELPFUL, 1);
-        }
-        gs_hist_render(s);
+        /* Every node without a dry-run status: "Preemption is not helpful for scheduling". */
+        s->ph.kind[GS_R_NOT_HELPFUL] += s->nsnap - s->ph_marked;
+        gs_hcount_render(s, &s->ph);
         break;
     }
 }
 
 static void next_epoch(struct gs_sched *s)
 {
-    if (++s->epoch == 0) {
-        memset(s->st_mark, 0, sizeof *s->st_mark * (size_t)s->nodes_cap);
-        memset(s->pst_mark, 0, sizeof *s->pst_mark * (size_t)s->nodes_cap);
+    if (++s->epoch >= GS_EPOCH_MAX) {
+        memset(s->st_tag, 0, sizeof *s->st_tag * (size_t)s->nodes_cap);
         s->epoch = 1;
     }
 }
@@ -512,17 +793,18 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->oom = false;
     s->restricted = false;
     s->prefilter_reject = false;
-    if (ensure_nodes(s)) {
+    if (ensure_nodes(s) || mirror_sync(s)) {
+        s->mfull = true;
         out->message = oom_message;
         return;
     }
     next_epoch(s);
+    s->cycles++;
+    gs_hcount_reset(&s->fh);
+    s->npot = s->npot_victims = 0;
+    s->nn = w->pods[p].nominated_node;
 
-    /* The snapshot: the registered nodes. */
-    s->nsnap = 0;
-    for (int i = 0; i < w->nnodes; i++)
-        if (w->nodes[i].exists)
-            s->snap[s->nsnap++] = i;
+    /* The snapshot (the registered nodes, kept by mirror_sync). */
     if (s->nsnap == 0) {
         out->message = GS_MSG_NO_NODES;
         return;
@@ -530,6 +812,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
 
     struct gs_podctx pc;
     gs_sched_podctx(s, p, &pc);
+    pc.tc = tcache_get(s, pc.t);
     const struct gs_pod *pod = &w->pods[p];
     if ((pod->nominated_node >= 0 && gs_sched_track_nominated(s, p)) || setup_nominated(s, &pc)) {
         s->oom = true;
@@ -550,9 +833,9 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
                               .kind = GS_R_AFFINITY};
         for (int i = 0; i < s->nsnap; i++) {
             st.node = s->snap[i];
-            set_status(s, s->snap[i], &st, &nexplicit);
+            set_status(s, s->snap[i], pc.prio, &st, &nexplicit);
         }
-        fit_error(s, &pc, out);
+        fit_error(s, &pc, nexplicit, out);
         goto done;
     }
     s->ncand = 0;
@@ -569,7 +852,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
                                       .plugin = GS_PL_NODE_AFFINITY,
                                       .kind = GS_R_PREFILTER_EXCLUDED,
                                       .node = n};
-                set_status(s, n, &st, &nexplicit);
+                set_status(s, n, pc.prio, &st, &nexplicit);
             }
         }
     } else {
@@ -588,7 +871,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
             out->evaluated = 1 + nexplicit;
             goto done;
         }
-        set_status(s, nn, &st, &nexplicit);
+        set_status(s, nn, pc.prio, &st, &nexplicit);
         out->unsched_plugins |= 1u << st.plugin;
     }
 
@@ -599,11 +882,11 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     for (int i = 0; i < s->ncand && s->nfeasible < to_find; i++, at = at + 1 == s->ncand ? 0 : at + 1) {
         int n = s->cand[at];
         struct gs_fstat st;
-        gs_sched_run_filters_nominated(s, &pc, n, NULL, &st);
+        cycle_filter(s, &pc, n, &st);
         if (st.code == GS_ST_SUCCESS) {
             s->feasible[s->nfeasible++] = n;
         } else {
-            set_status(s, n, &st, &nexplicit);
+            set_status(s, n, pc.prio, &st, &nexplicit);
             out->unsched_plugins |= 1u << st.plugin;
         }
     }
@@ -617,7 +900,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     out->evaluated = processed;
 
     if (s->nfeasible == 0) {
-        fit_error(s, &pc, out);
+        fit_error(s, &pc, nexplicit, out);
     } else if (s->nfeasible == 1) {
         out->node = s->feasible[0];
     } else {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpusim/error.h"
 #include "sched_internal.h"
 
 /* ------------------------------------------------------------------ growable buffers */
@@ -191,62 +192,41 @@ int gs_fstat_reasons(struct gs_sched *s, const struct gs_fstat *st, const char *
 
 /* ------------------------------------------------------------------ the histogram */
 
-void gs_hist_reset(struct gs_sched *s)
+void gs_hcount_reset(struct gs_hcount *h)
 {
-    s->nhist = 0;
+    memset(h->kind, 0, sizeof h->kind);
+    memset(h->fit, 0, sizeof h->fit);
+    h->ntaint = 0;
 }
 
-static bool same_reason(const struct gs_sched *s, const struct gs_hist *h, uint8_t kind, int arg, int16_t taint)
+void gs_hcount_free(struct gs_hcount *h)
 {
-    if (h->kind != kind)
-        return false;
-    if (kind == GS_R_FIT)
-        return h->arg == arg;
-    if (kind == GS_R_TAINT && !s->cfg.taint_reason_generic) {
-        if (h->arg == arg && h->taint == taint)
-            return true;
-        const struct gs_taint *a = taint_of(s, h->arg, h->taint), *b = taint_of(s, arg, taint);
-        return strcmp(a->key, b->key) == 0 && strcmp(a->value ? a->value : "", b->value ? b->value : "") == 0;
-    }
-    return true;
+    free(h->taint);
+    h->taint = NULL;
+    h->ntaint = h->taint_cap = 0;
 }
 
-static void hist_add(struct gs_sched *s, uint8_t kind, int arg, int16_t taint, int count)
+/* The counter of an untolerated taint named in the text: taints with the same key and value
+ * share one (FitError counts reason strings). The pool's taints are copied to its nodes, so the
+ * pointers usually match and no string is compared. */
+void gs_hcount_taint(struct gs_sched *s, struct gs_hcount *h, const struct gs_fstat *st, int sign)
 {
-    for (int i = 0; i < s->nhist; i++)
-        if (same_reason(s, &s->hist[i], kind, arg, taint)) {
-            s->hist[i].count += count;
+    const struct gs_taint *t = taint_of(s, st->node, st->taint);
+    const char *value = t->value ? t->value : "";
+    for (int i = 0; i < h->ntaint; i++) {
+        struct gs_htaint *e = &h->taint[i];
+        if ((e->key == t->key && e->value == value) ||
+            (strcmp(e->key, t->key) == 0 && strcmp(e->value, value) == 0)) {
+            e->count += sign;
             return;
         }
-    if (gs_sched_grow((void **)&s->hist, &s->hist_cap, s->nhist + 1, sizeof *s->hist)) {
+    }
+    GS_ASSERT(sign > 0);
+    if (gs_sched_grow((void **)&h->taint, &h->taint_cap, h->ntaint + 1, sizeof *h->taint)) {
         s->oom = true;
         return;
     }
-    s->hist[s->nhist++] = (struct gs_hist){.kind = kind, .arg = arg, .taint = taint, .count = count};
-}
-
-void gs_hist_add_status(struct gs_sched *s, const struct gs_fstat *st)
-{
-    switch (st->kind) {
-    case GS_R_NONE:
-        break;
-    case GS_R_FIT:
-        /* The order of a node's reasons does not matter here: entries are sorted at the end. */
-        for (uint64_t m = st->insuff; m; m &= m - 1)
-            hist_add(s, GS_R_FIT, __builtin_ctzll(m), 0, 1);
-        break;
-    case GS_R_TAINT:
-        hist_add(s, GS_R_TAINT, st->node, st->taint, 1);
-        break;
-    default:
-        hist_add(s, st->kind, 0, 0, 1);
-        break;
-    }
-}
-
-void gs_hist_add_kind(struct gs_sched *s, enum gs_reason_kind kind, int count)
-{
-    hist_add(s, (uint8_t)kind, 0, 0, count);
+    h->taint[h->ntaint++] = (struct gs_htaint){.key = t->key, .value = value, .count = sign};
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -254,50 +234,71 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-void gs_hist_render(struct gs_sched *s)
+/* Start the entry of the next rendered reason (offset into scr). */
+static bool render_begin(struct gs_sched *s, int *n)
 {
-    if (s->nhist == 0)
-        return;
-    if (s->nhist > s->hcap) {
-        size_t *ho = realloc(s->hoff, sizeof *ho * (size_t)s->nhist);
+    if (*n >= s->hcap) {
+        int ncap = s->hcap ? s->hcap * 2 : 16;
+        size_t *ho = realloc(s->hoff, sizeof *ho * (size_t)ncap);
         if (!ho) {
             s->oom = true;
-            return;
+            return false;
         }
         s->hoff = ho;
-        const char **hp = realloc(s->hptr, sizeof *hp * (size_t)s->nhist);
+        const char **hp = realloc(s->hptr, sizeof *hp * (size_t)ncap);
         if (!hp) {
             s->oom = true;
-            return;
+            return false;
         }
         s->hptr = hp;
-        s->hcap = s->nhist;
+        s->hcap = ncap;
     }
-    /* Render "<count> <reason>" for every entry into the scratch buffer (NUL-separated). */
+    s->hoff[(*n)++] = s->scr_len;
+    return true;
+}
+
+void gs_hcount_render(struct gs_sched *s, const struct gs_hcount *h)
+{
+    /* Render "<count> <reason>" for every nonzero entry into the scratch buffer (NUL-separated),
+     * then sort the strings. Which order the entries are rendered in does not matter: distinct
+     * reasons have distinct texts. */
+    int n = 0;
     s->scr_len = 0;
-    for (int i = 0; i < s->nhist; i++) {
-        const struct gs_hist *h = &s->hist[i];
-        s->hoff[i] = s->scr_len;
-        if (h->kind == GS_R_FIT) {
-            if (h->arg == GS_RES_PODS)
-                scr_addf(s, "%d %s", h->count, GS_MSG_TOO_MANY_PODS);
-            else
-                scr_addf(s, "%d Insufficient %s", h->count, s->w->res.names[h->arg]);
-        } else if (h->kind == GS_R_TAINT && !s->cfg.taint_reason_generic) {
-            const struct gs_taint *t = taint_of(s, h->arg, h->taint);
-            scr_addf(s, "%d node(s) had untolerated taint {%s: %s}", h->count, t->key, t->value ? t->value : "");
-        } else {
-            scr_addf(s, "%d %s", h->count, kind_text((enum gs_reason_kind)h->kind));
-        }
-        s->scr_len++; /* keep the NUL written by vsnprintf */
-        if (s->oom)
+    for (int k = 0; k < GS_R_KINDS; k++) {
+        if (h->kind[k] == 0)
+            continue;
+        if (!render_begin(s, &n))
             return;
+        scr_addf(s, "%d %s", h->kind[k], kind_text((enum gs_reason_kind)k));
+        s->scr_len++; /* keep the NUL written by vsnprintf */
     }
-    for (int i = 0; i < s->nhist; i++)
+    for (int r = 0; r < GS_RES_MAX; r++) {
+        if (h->fit[r] == 0)
+            continue;
+        if (!render_begin(s, &n))
+            return;
+        if (r == GS_RES_PODS)
+            scr_addf(s, "%d %s", h->fit[r], GS_MSG_TOO_MANY_PODS);
+        else
+            scr_addf(s, "%d Insufficient %s", h->fit[r], s->w->res.names[r]);
+        s->scr_len++;
+    }
+    for (int i = 0; i < h->ntaint; i++) {
+        if (h->taint[i].count == 0)
+            continue;
+        if (!render_begin(s, &n))
+            return;
+        scr_addf(s, "%d node(s) had untolerated taint {%s: %s}", h->taint[i].count, h->taint[i].key,
+                 h->taint[i].value);
+        s->scr_len++;
+    }
+    if (n == 0 || s->oom)
+        return;
+    for (int i = 0; i < n; i++)
         s->hptr[i] = s->scr + s->hoff[i];
-    qsort(s->hptr, (size_t)s->nhist, sizeof *s->hptr, cmp_str);
+    qsort(s->hptr, (size_t)n, sizeof *s->hptr, cmp_str);
     gs_msg_add(s, " ");
-    for (int i = 0; i < s->nhist; i++) {
+    for (int i = 0; i < n; i++) {
         if (i)
             gs_msg_add(s, ", ");
         gs_msg_add(s, s->hptr[i]);

@@ -65,10 +65,12 @@ static void adj_pod(struct gs_adj *a, const struct gs_pod *p, int nres, int sign
         a->req.v[r] += sign * p->tmpl->requests.v[r];
 }
 
-static void set_pst(struct gs_sched *s, int node, const struct gs_fstat *st)
+/* A dry-run status for a potential node (each is evaluated at most once per cycle): only its
+ * reasons are kept, as counts for the "preemption: 0/N nodes are available" text. */
+static void set_pst(struct gs_sched *s, const struct gs_fstat *st)
 {
-    s->pst[node] = *st;
-    s->pst_mark[node] = s->epoch;
+    gs_hcount_status(s, &s->ph, st, +1);
+    s->ph_marked++;
 }
 
 /* SelectVictimsOnNode: adds a candidate, or records why the node cannot be one. */
@@ -76,19 +78,26 @@ static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int no
 {
     const struct gs_world *w = s->w;
     const struct gs_node *n = &w->nodes[node];
-    if (gs_sched_grow((void **)&s->pvict, &s->pvict_cap, n->npods + 1, sizeof *s->pvict))
-        return GS_ENOMEM;
-    int npv = 0;
-    for (int q = n->first_pod; q >= 0; q = w->pods[q].next_on_node)
-        if (w->pods[q].tmpl->priority < pc->prio)
-            s->pvict[npv++] = q;
     struct gs_fstat st;
+    int npv = 0;
+    /* The node's lowest pod priority (kept by gs_world_assign/unassign) says in O(1) when no
+     * pod has a strictly lower priority; only then is the pod list walked. */
+#ifndef NDEBUG
+    GS_ASSERT(s->m[node].min_prio == gs_node_min_priority_walk(w, node));
+#endif
+    if (s->m[node].min_prio < pc->prio) {
+        if (gs_sched_grow((void **)&s->pvict, &s->pvict_cap, n->npods + 1, sizeof *s->pvict))
+            return GS_ENOMEM;
+        for (int q = n->first_pod; q >= 0; q = w->pods[q].next_on_node)
+            if (w->pods[q].tmpl->priority < pc->prio)
+                s->pvict[npv++] = q;
+    }
     if (npv == 0) {
         st = (struct gs_fstat){.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
                                .plugin = GS_PL_DEFAULT_PREEMPTION,
                                .kind = GS_R_NO_VICTIMS,
                                .node = node};
-        set_pst(s, node, &st);
+        set_pst(s, &st);
         return 0;
     }
     struct gs_adj adj;
@@ -97,7 +106,7 @@ static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int no
         adj_pod(&adj, &w->pods[s->pvict[i]], pc->nres, -1);
     gs_sched_run_filters_nominated(s, pc, node, &adj, &st);
     if (st.code != GS_ST_SUCCESS) {
-        set_pst(s, node, &st);
+        set_pst(s, &st);
         return 0;
     }
     sort_by_importance(w, s->pvict, npv);
@@ -122,7 +131,7 @@ static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int no
                                .plugin = GS_PL_DEFAULT_PREEMPTION,
                                .kind = GS_R_NO_VICTIMS,
                                .node = node};
-        set_pst(s, node, &st);
+        set_pst(s, &st);
         return 0;
     }
     s->cands[s->ncands++] =
@@ -186,8 +195,8 @@ static bool eligible(struct gs_sched *s, const struct gs_podctx *pc, enum gs_pre
     /* The nominated node's status this cycle: explicit, or the PreFilterResult's absent status
      * (1.31+), which is UnschedulableAndUnresolvable. */
     bool uu;
-    if (s->st_mark[nn] == s->epoch)
-        uu = s->st[nn].code == GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE;
+    if (gs_st_marked(s, nn))
+        uu = gs_st_code(s, nn) == GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE;
     else
         uu = s->restricted && s->cfg.k8s_minor >= 31;
     if (uu)
@@ -210,27 +219,32 @@ enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_pod
     if (!eligible(s, pc, &why))
         return why;
 
-    /* nodesWherePreemptionMightHelp. */
-    s->npotential = 0;
+    /* nodesWherePreemptionMightHelp: the nodes whose status is Unschedulable; every other node
+     * is "Preemption is not helpful for scheduling" (counted when the text is built). */
+    gs_hcount_reset(&s->ph);
+    s->ph_marked = 0;
+    s->ncands = 0;
+    s->ncand_victims = 0;
+    /* The filter walk counted them: s->npot nodes are Unschedulable, s->npot_victims of them
+     * hold a pod of lower priority. */
+#ifndef NDEBUG
+    int chk_pot = 0, chk_vict = 0;
     for (int i = 0; i < s->nsnap; i++) {
         int n = s->snap[i];
-        if (s->st_mark[n] == s->epoch && s->st[n].code == GS_ST_UNSCHEDULABLE) {
-            s->potential[s->npotential++] = n;
-        } else {
-            struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
-                                  .plugin = GS_PL_DEFAULT_PREEMPTION,
-                                  .kind = GS_R_NOT_HELPFUL,
-                                  .node = n};
-            set_pst(s, n, &st);
+        if (gs_st_marked(s, n) && gs_st_code(s, n) == GS_ST_UNSCHEDULABLE) {
+            chk_pot++;
+            chk_vict += w->nodes[n].min_prio < pc->prio;
         }
     }
-    if (s->npotential == 0) {
+    GS_ASSERT(chk_pot == s->npot && chk_vict == s->npot_victims);
+#endif
+    int np = s->npot;
+    if (np == 0) {
         out->clear_nomination = true;
         return GS_PE_NO_CANDIDATES;
     }
 
     /* GetOffsetAndNumCandidates, then the dry run. */
-    int np = s->npotential;
     int64_t want = (int64_t)np * s->cfg.min_candidate_nodes_percentage / 100;
     if (want < s->cfg.min_candidate_nodes_absolute)
         want = s->cfg.min_candidate_nodes_absolute;
@@ -239,8 +253,24 @@ enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_pod
     int offset = 0;
     if (!s->cfg.tiebreak_first && s->rng && np > 1)
         offset = (int)gs_rng_uniform_int(s->rng, GS_STREAM_TIEBREAK, (uint64_t)np);
-    s->ncands = 0;
-    s->ncand_victims = 0;
+    if (s->npot_victims == 0) {
+        /* No potential node holds a pod of lower priority: the dry run would find "No
+         * preemption victims" on each node it visits (all of them, as no candidate can stop it)
+         * in whatever order, so the nodes are not walked. The offset was drawn all the same. */
+        if (want > 0) {
+            s->ph.kind[GS_R_NO_VICTIMS] = np;
+            s->ph_marked = np;
+        }
+        out->clear_nomination = true;
+        return GS_PE_NO_CANDIDATES;
+    }
+    s->npotential = 0;
+    for (int i = 0; i < s->nsnap; i++) {
+        int n = s->snap[i];
+        if (gs_st_marked(s, n) && gs_st_code(s, n) == GS_ST_UNSCHEDULABLE)
+            s->potential[s->npotential++] = n;
+    }
+    GS_ASSERT(s->npotential == np);
     for (int i = 0; i < np && s->ncands < want; i++) {
         if (select_victims(s, pc, s->potential[(offset + i) % np])) {
             s->oom = true;

@@ -40,6 +40,56 @@ struct gs_fstat {
     uint64_t insuff; /* GS_R_FIT: bit r = Insufficient res r; bit GS_RES_PODS = Too many pods */
 };
 
+/* The static filters' verdict for one (template, node): what NodeUnschedulable, NodeName,
+ * TaintToleration and NodeAffinity (the enabled ones, in order, stopping at the first failure)
+ * say. They read only the pod template and the node's name, labels, taints and unschedulable
+ * flag, so the verdict holds while the node's generation (gs_node.gen, bumped by gs_node_touch)
+ * is the one it was computed at. */
+struct gs_sverdict {
+    uint32_t stamp; /* node gen + 1 when computed; 0: not computed */
+    uint8_t code;   /* GS_ST_SUCCESS when every static filter passes */
+    uint8_t plugin;
+    uint8_t kind;
+    int16_t taint;
+};
+
+/* One template's verdicts per node. Templates whose static parts are equal (tolerations,
+ * nodeSelector, node affinity, nodeName) share a slot. */
+struct gs_tcache {
+    const struct gs_pod_template *t; /* the template it was made for (NULL: free slot) */
+    uint64_t used;                   /* last cycle that used it (least recently used goes) */
+    struct gs_sverdict *v;           /* sized nodes_cap */
+};
+#define GS_SCHED_TCACHE_SLOTS 32
+
+/* A histogram of filter reasons kept as counters while statuses are set, so nothing is
+ * formatted per node: counts per reason kind, per insufficient resource, and per untolerated
+ * taint (key, value) when the taint is named in the text. Entries with a zero count are not
+ * rendered. */
+struct gs_htaint {
+    const char *key;
+    const char *value;
+    int count;
+};
+struct gs_hcount {
+    int kind[GS_R_KINDS];
+    int fit[GS_RES_MAX];
+    struct gs_htaint *taint;
+    int ntaint, taint_cap;
+};
+
+/* The scheduler's copy of the node data every cycle reads for every node (the world's node
+ * structs are large, and reading several of their cache lines for each node of each cycle is
+ * what a failing cycle costs). Refreshed from the world, at the start of a cycle, for the nodes
+ * whose w->node_ver moved; debug builds check every copy against the world each cycle. */
+struct gs_mnode {
+    uint32_t ver;      /* w->node_ver[n] when copied; 0: never */
+    uint32_t gen;      /* nodes[n].gen */
+    int32_t min_prio;  /* nodes[n].min_prio */
+    bool exists;
+    int64_t pods_room; /* allocatable pods - pods on the node */
+};
+
 /* Changes applied to a node while filtering: nominated pods added, preemption victims removed. */
 struct gs_adj {
     int npods;
@@ -54,6 +104,8 @@ struct gs_podctx {
     int nres;                   /* w->res.n */
     int nreq;                   /* resources with a request > 0, in NodeResourcesFit's order */
     int req_res[GS_RES_MAX];
+    int64_t req_val[GS_RES_MAX]; /* the request of req_res[i] */
+    struct gs_tcache *tc;       /* static verdicts of this template (NULL: not cached) */
     bool requests_any;          /* any request > 0 (else only the pod count is checked) */
     bool tol_unschedulable;     /* tolerates node.kubernetes.io/unschedulable:NoSchedule */
     bool affinity_filter;       /* NodeAffinity Filter has something to check (PreFilter !Skip) */
@@ -82,8 +134,14 @@ struct gs_sched {
     struct gs_rng *rng;
     gs_filter_fn filters[GS_PL_COUNT]; /* the enabled filter plugins, in order */
     int nfilters;
+    gs_filter_fn sfilters[GS_PL_COUNT]; /* the enabled static ones (all before Fit), in order */
+    int nsfilters;
+    bool fit_enabled;           /* NodeResourcesFit filter on (it runs after the static ones) */
+    struct gs_tcache tc[GS_SCHED_TCACHE_SLOTS];
+    int ntc;
+    uint64_t cycles;            /* cycles run (the template cache's clock) */
     int next_start;             /* nextStartNodeIndex */
-    uint32_t epoch;             /* cycle counter for the status marks */
+    uint32_t epoch;             /* cycle counter for the status marks, 1 .. GS_EPOCH_MAX - 1 */
 
     /* the snapshot: existing nodes in index order */
     int *snap;                  /* sized nodes_cap */
@@ -98,11 +156,30 @@ struct gs_sched {
 
     /* per node (sized nodes_cap) */
     int nodes_cap;
-    struct gs_fstat *st;        /* filter status of this cycle */
-    uint32_t *st_mark;          /* == epoch when st[n] is set */
-    struct gs_fstat *pst;       /* preemption dry-run status */
-    uint32_t *pst_mark;
+    uint32_t *st_tag;           /* epoch << 3 | code of the node's filter status when it has
+                                 * one this cycle (gs_st_marked, gs_st_code) */
     int *nom_slot;              /* per node: index into nom_adj + 1, 0 = none */
+    int nn;                     /* this cycle: the pod's nominated node (-1 none); the only node
+                                 * whose status may be set twice in a cycle */
+    struct gs_fstat nn_st;      /* its last status this cycle */
+    int npot;                   /* nodes whose status is Unschedulable (where preemption might
+                                 * help) */
+    int npot_victims;           /* those of them holding a pod of lower priority than the pod */
+
+    /* copies of the world's node data (struct gs_mnode) */
+    struct gs_mnode *m;         /* sized nodes_cap */
+    int64_t *mres;              /* node n, resource r: [(n * mnres + r) * 2] = allocatable -
+                                 * requested, [... + 1] = allocatable; sized mres_nodes nodes */
+    int mnres;                  /* resources per node in mres */
+    int mres_nodes;
+    bool mfull;                 /* refresh every node at the next sync */
+    int msnap_nnodes;           /* w->nnodes when the snapshot was last built */
+
+    /* this cycle's reason counts: the filter statuses (kept up to date by the status setter)
+     * and the preemption dry run's (only the nodes it evaluated; the rest are "not helpful") */
+    struct gs_hcount fh;
+    struct gs_hcount ph;
+    int ph_marked;              /* snapshot nodes with a dry-run status */
 
     /* nominated pods: tracked pod indexes, and this cycle's per-node additions */
     int *nominated;
@@ -136,8 +213,6 @@ struct gs_sched {
     size_t msg_len, msg_cap;
     char *scr;                  /* histogram rendering scratch */
     size_t scr_len, scr_cap;
-    struct gs_hist *hist;
-    int nhist, hist_cap;
     size_t *hoff;               /* rendered entries (offsets into scr) */
     const char **hptr;
     int hcap;
@@ -145,25 +220,36 @@ struct gs_sched {
     bool oom;                   /* a scratch allocation failed this cycle */
 };
 
-/* One histogram entry: a reason (kind + argument) and its count. */
-struct gs_hist {
-    uint8_t kind;
-    int arg;                    /* GS_R_FIT: resource index; GS_R_TAINT: node */
-    int16_t taint;              /* GS_R_TAINT: taint index */
-    int count;
-};
+/* The status marks: a node has a filter status this cycle when its tag carries the epoch. */
+#define GS_EPOCH_MAX (UINT32_C(1) << 29)
+static inline bool gs_st_marked(const struct gs_sched *s, int node)
+{
+    return s->st_tag[node] >> 3 == s->epoch;
+}
+static inline enum gs_status_code gs_st_code(const struct gs_sched *s, int node)
+{
+    return (enum gs_status_code)(s->st_tag[node] & 7);
+}
+
+/* ---- message.c (used inline below) */
+void gs_hcount_taint(struct gs_sched *s, struct gs_hcount *h, const struct gs_fstat *st, int sign);
 
 /* ---- framework.c */
 int gs_sched_grow(void **arr, int *cap, int need, size_t elem);
-/* Run the enabled filter plugins in order on `node` with `adj` (NULL: none). */
+/* Run the enabled filter plugins in order on `node` with `adj` (NULL: none); the static ones'
+ * verdict comes from the template cache when pc->tc is set and the node's generation matches. */
 void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
                           struct gs_fstat *st);
 /* RunFilterPluginsWithNominatedPods: with the node's nominated pods (priority >= the pod's)
  * added on top of `adj`, then without them; both must pass. */
 void gs_sched_run_filters_nominated(struct gs_sched *s, const struct gs_podctx *pc, int node,
                                     const struct gs_adj *adj, struct gs_fstat *st);
-/* Build the pod context (PreFilter/PreScore state). */
+/* Build the pod context (PreFilter/PreScore state). pc->tc is left NULL (no cache). */
 void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc);
+/* True when templates a and b have the same static parts (what the static filters and the
+ * TaintToleration / NodeAffinity scores read): nodeName, tolerations, nodeSelector, required
+ * and preferred node affinity. */
+bool gs_tmpl_static_equal(const struct gs_pod_template *a, const struct gs_pod_template *b);
 
 /* ---- filters/: one file per plugin, each a gs_filter_fn. Each leaves *st alone when the
  * node passes and otherwise sets code, plugin and the reason (st arrives zeroed). `adj` adds
@@ -178,6 +264,38 @@ void gs_filter_node_affinity(struct gs_sched *s, const struct gs_podctx *pc, con
                              const struct gs_adj *adj, struct gs_fstat *st);
 void gs_filter_node_resources_fit(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
                                   const struct gs_adj *adj, struct gs_fstat *st);
+
+/* NodeResourcesFit's check (filters/node_resources_fit.c documents the rules), inline for the
+ * cycle's hot loop: only the resources the pod requests (pc->req_res, pc->req_val) are read. */
+static inline void gs_fit_check(const struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
+                                const struct gs_adj *adj, struct gs_fstat *st)
+{
+    uint64_t insuff = 0;
+    bool unresolvable = false;
+    int64_t npods = n->npods + (adj ? adj->npods : 0);
+    if (npods + 1 > n->allocatable.v[GS_RES_PODS])
+        insuff |= UINT64_C(1) << GS_RES_PODS;
+    if (pc->requests_any) {
+        for (int i = 0; i < pc->nreq; i++) {
+            int r = pc->req_res[i];
+            int64_t req = pc->req_val[i];
+            int64_t used = n->requested.v[r] + (adj ? adj->req.v[r] : 0);
+            int64_t alloc = n->allocatable.v[r];
+            if (req > alloc - used) {
+                insuff |= UINT64_C(1) << r;
+                if (req > alloc)
+                    unresolvable = true;
+            }
+        }
+    }
+    if (!insuff)
+        return;
+    st->code = unresolvable && s->cfg.fit_unresolvable ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE
+                                                        : GS_ST_UNSCHEDULABLE;
+    st->plugin = GS_PL_NODE_RESOURCES_FIT;
+    st->kind = GS_R_FIT;
+    st->insuff = insuff;
+}
 
 /* nodeaffinity helpers (filters/node_affinity.c), shared with the NodeAffinity score. */
 /* True when `term` (a NodeSelectorTerm) selects node `n`; a term that fails to parse, or an
@@ -217,18 +335,39 @@ const char *gs_sched_insufficient(struct gs_sched *s, int r);
  * Taint texts are written to `buf` (size bufsz). */
 int gs_fstat_reasons(struct gs_sched *s, const struct gs_fstat *st, const char **out, int max, char *buf,
                      size_t bufsz);
-/* Histogram building: start, add one node's status, add a reason `count` times, render into the
- * message as " <sorted, joined>." (nothing when empty). */
-void gs_hist_reset(struct gs_sched *s);
-void gs_hist_add_status(struct gs_sched *s, const struct gs_fstat *st);
-void gs_hist_add_kind(struct gs_sched *s, enum gs_reason_kind kind, int count);
-void gs_hist_render(struct gs_sched *s);
+/* Reason counters: reset; add (sign +1) or remove (sign -1) one node's status; render the
+ * entries with a nonzero count into the message as " <"<count> <reason>", sorted as strings,
+ * joined by ", ">." (nothing when every count is zero). Adding sets s->oom on failure. */
+void gs_hcount_reset(struct gs_hcount *h);
+static inline void gs_hcount_status(struct gs_sched *s, struct gs_hcount *h, const struct gs_fstat *st, int sign)
+{
+    switch (st->kind) {
+    case GS_R_NONE:
+        break;
+    case GS_R_FIT:
+        /* Each insufficient resource is one reason of the node. */
+        for (uint64_t m = st->insuff; m; m &= m - 1)
+            h->fit[__builtin_ctzll(m)] += sign;
+        break;
+    case GS_R_TAINT:
+        if (s->cfg.taint_reason_generic)
+            h->kind[GS_R_TAINT] += sign;
+        else
+            gs_hcount_taint(s, h, st, sign);
+        break;
+    default:
+        h->kind[st->kind] += sign;
+        break;
+    }
+}
+void gs_hcount_render(struct gs_sched *s, const struct gs_hcount *h);
+void gs_hcount_free(struct gs_hcount *h);
 
 /* ---- preemption.c */
 enum gs_preempt_outcome {
     GS_PE_NOT_ELIGIBLE_NEVER,
     GS_PE_NOT_ELIGIBLE_TERMINATING,
-    GS_PE_NO_CANDIDATES,       /* s->pst holds the dry-run statuses of every snapshot node */
+    GS_PE_NO_CANDIDATES,       /* s->ph counts the dry-run statuses; s->ph_marked nodes have one */
     GS_PE_CANDIDATE            /* out->nominated_node / victims / lost are set */
 };
 enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_podctx *pc,

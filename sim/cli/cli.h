@@ -16,6 +16,7 @@ enum {
 int gs_cmd_run(int argc, char **argv);
 int gs_cmd_validate(int argc, char **argv);
 int gs_cmd_report(int argc, char **argv);
+int gs_cmd_describe(int argc, char **argv);
 int gs_cmd_version(int argc, char **argv);
 
 /* Print a scenario error as `gpusim: file:line:col: error: msg` on stderr and return the exit

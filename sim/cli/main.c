@@ -11,6 +11,7 @@ static const char usage[] =
     "  run SCENARIO       simulate a scenario, write its trace, check its expect: block\n"
     "  validate SCENARIO  load and check a scenario without running it\n"
     "  report TRACE       print the summary of a trace database\n"
+    "  describe TRACE NODE  print a node as kubectl describe node would, from a trace\n"
     "  version            print the version\n"
     "\n"
     "Run `gpusim <command> --help` for the options of a command.\n";
@@ -48,6 +49,8 @@ int main(int argc, char **argv)
         return gs_cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return gs_cmd_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "describe") == 0)
+        return gs_cmd_describe(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0)
         return gs_cmd_version(argc - 1, argv + 1);
     fprintf(stderr, "gpusim: unknown command '%s'\n\n%s", cmd, usage);

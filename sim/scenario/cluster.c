@@ -5,7 +5,13 @@
  * capacity.cpu and capacity.memory are required; capacity.pods defaults to 110 (the kubelet's
  * maxPods); ephemeral-storage and extended resources default to absent (0). nvidia.com/gpu is
  * never in a pool's capacity: the run loop advertises `gpu.count` when the device plugin
- * registers. */
+ * registers.
+ *
+ * hostDriver {version, kernels} (gpusim's key, SCENARIO.md "host: the node image's driver"): the
+ * NVIDIA driver the node image ships, used when the operator does not install one. `version` is
+ * required ("550.90.07"); `kernels` lists the kernels it has modules for and defaults to the
+ * pool's `kernel` (an image's driver is built for the image's kernel), so a kernelPatch to any
+ * other kernel breaks it; list every kernel the image's DKMS will rebuild for to keep it working. */
 #include <stdint.h>
 #include <string.h>
 
@@ -115,8 +121,9 @@ static int decode_taints(struct gs_ydec *d, const struct gs_ynode *seq, const ch
 
 static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_pool *pool)
 {
-    static const char *const keys[] = {"name", "count", "gpu", "capacity", "reserved", "labels", "taints",
-                                       "kernel", "joinAt", "joinEvery", "topology", NULL};
+    static const char *const keys[] = {"name",   "count",  "gpu",     "capacity",  "reserved",   "labels",
+                                       "taints", "kernel", "joinAt",  "joinEvery", "topology",   "hostDriver",
+                                       NULL};
     static const char *const req[] = {"name", "count", "capacity", NULL};
     int rc = gs_y_check_map(d, m, path, keys, NULL, req);
     if (rc)
@@ -197,6 +204,33 @@ static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *
         return rc;
     if ((n = gs_y_get(m, "kernel")) && (rc = gs_y_str(d, n, gs_scn_path(p, "%s.kernel", path), &pool->kernel)))
         return rc;
+    if ((n = gs_y_get(m, "hostDriver")) && !gs_y_is_null(n)) {
+        static const char *const hkeys[] = {"version", "kernels", NULL};
+        static const char *const hreq[] = {"version", NULL};
+        char hp[GS_SCN_PATH];
+        gs_scn_path(hp, "%s.hostDriver", path);
+        if ((rc = gs_y_check_map(d, n, hp, hkeys, NULL, hreq)))
+            return rc;
+        const struct gs_ynode *vn = gs_y_get(n, "version");
+        if ((rc = gs_y_str(d, vn, gs_scn_path(p, "%s.version", hp), &pool->host_driver_version)))
+            return rc;
+        if (!gs_scn_driver_version_ok(pool->host_driver_version))
+            return gs_y_error(d, vn, "invalid driver version \"%.60s\" at %s: expected a version such as \"550.90.07\"",
+                              pool->host_driver_version, p);
+        const struct gs_ynode *kn = gs_y_get(n, "kernels");
+        if (kn && !gs_y_is_null(kn)) {
+            if ((rc = gs_scn_kernels(d, kn, gs_scn_path(p, "%s.kernels", hp), &pool->host_driver_kernels,
+                                     &pool->nhost_driver_kernels)))
+                return rc;
+        } else if (pool->kernel) {
+            const char **k = gs_arena_alloc(d->arena, sizeof *k);
+            if (!k)
+                return gs_error_set(d->err, GS_ENOMEM, n->file, n->line, n->col, "out of memory");
+            k[0] = pool->kernel;
+            pool->host_driver_kernels = k;
+            pool->nhost_driver_kernels = 1;
+        }
+    }
     if ((n = gs_y_get(m, "joinAt")) &&
         (rc = gs_y_duration(d, n, gs_scn_path(p, "%s.joinAt", path), false, &pool->join_at)))
         return rc;

@@ -1,4 +1,18 @@
-/* spec.events: timed actions on nodes and pods, sorted by time (document order on ties). */
+/* spec.events: timed actions on nodes and pods, sorted by time (document order on ties).
+ *
+ * GPU events (SCENARIO.md, issue 3):
+ *   kernelPatch {pool, kernel, maxUnavailable, rebootDuration}: reboot the pool's nodes into
+ *     `kernel`, at most maxUnavailable at a time (an int >= 1 or a percentage "25%", rounded up;
+ *     default 1); rebootDuration (optional) overrides the timing profile's reboot step.
+ *   xid {node, gpu, code}: Xid `code` (1..1023) on GPU `gpu` (0 .. the pool's gpu.count - 1).
+ *   devicePluginRestart {node}: the device-plugin pod of the node restarts.
+ *   precompiledImagePublished {kernel}: a precompiled driver image for `kernel` appears.
+ *   driverUpgrade {version, maxParallelUpgrades, maxUnavailable, drain}: driver.version becomes
+ *     `version` and the upgrade controller rolls it out with driver.upgradePolicy's fields
+ *     (defaults as the chart: maxParallelUpgrades 1, maxUnavailable 25%, drain {enable: false,
+ *     force: false, timeoutSeconds: 300, deleteEmptyDir: false}); needs spec.operator with the
+ *     driver enabled. waitForCompletion, gpuPodDeletion/podDeletion, autoUpgrade and
+ *     drain.podSelector are not supported yet. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +30,12 @@ static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
 
 /* The actions gpusim models, in the order of enum gs_sevent_kind, then those of SCENARIO.md
  * that a later release models. */
-static const char *const actions[] = {"cordon", "uncordon", "drain", "deleteNode", "addNodes", "label", "deletePod",
+static const char *const actions[] = {"cordon",      "uncordon",    "drain",
+                                      "deleteNode",  "addNodes",    "label",
+                                      "deletePod",   "kernelPatch", "xid",
+                                      "devicePluginRestart", "precompiledImagePublished", "driverUpgrade",
                                       NULL};
-static const char *const later[] = {"kernelPatch",   "xid",   "devicePluginRestart", "precompiledImagePublished",
-                                    "operandFault",  "scale", "schedulerRestart",    NULL};
+static const char *const later[] = {"operandFault", "scale", "schedulerRestart", NULL};
 
 static int node_action(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_sevent *ev)
 {
@@ -36,38 +52,196 @@ static int node_action(struct gs_ydec *d, const struct gs_ynode *n, const char *
     return gs_scn_check_node_name(d, v, p, ev->node);
 }
 
+/* The pool named by `v` (at `path`) into *pool. */
+static int find_pool(struct gs_ydec *d, const struct gs_ynode *v, const char *path, int *pool)
+{
+    const char *name;
+    int rc = gs_y_str(d, v, path, &name);
+    if (rc)
+        return rc;
+    const struct gs_world *w = d->world;
+    *pool = -1;
+    for (int i = 0; i < w->npools; i++)
+        if (strcmp(w->pools[i].name, name) == 0)
+            *pool = i;
+    if (*pool >= 0)
+        return 0;
+    const char *names[65];
+    int k = 0;
+    for (int i = 0; i < w->npools && k < 64; i++)
+        names[k++] = w->pools[i].name;
+    names[k] = NULL;
+    const char *near = gs_y_suggest(name, names);
+    if (near)
+        return gs_y_error(d, v, "unknown node pool '%s' at %s (did you mean '%s'?)", name, path, near);
+    return gs_y_error(d, v, "unknown node pool '%s' at %s: pools are defined in spec.cluster.nodePools", name, path);
+}
+
 static int add_nodes(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_sevent *ev)
 {
     static const char *const keys[] = {"pool", "count", NULL};
     char p[GS_SCN_PATH];
     int rc = gs_y_check_map(d, n, path, keys, NULL, keys);
-    if (rc)
+    if (rc || (rc = find_pool(d, gs_y_get(n, "pool"), gs_scn_path(p, "%s.pool", path), &ev->pool)))
         return rc;
-    const struct gs_ynode *v = gs_y_get(n, "pool");
-    const char *pool;
-    if ((rc = gs_y_str(d, v, gs_scn_path(p, "%s.pool", path), &pool)))
-        return rc;
-    const struct gs_world *w = d->world;
-    ev->pool = -1;
-    for (int i = 0; i < w->npools; i++)
-        if (strcmp(w->pools[i].name, pool) == 0)
-            ev->pool = i;
-    if (ev->pool < 0) {
-        const char *names[65];
-        int k = 0;
-        for (int i = 0; i < w->npools && k < 64; i++)
-            names[k++] = w->pools[i].name;
-        names[k] = NULL;
-        const char *near = gs_y_suggest(pool, names);
-        if (near)
-            return gs_y_error(d, v, "unknown node pool '%s' at %s.pool (did you mean '%s'?)", pool, path, near);
-        return gs_y_error(d, v, "unknown node pool '%s' at %s.pool: pools are defined in spec.cluster.nodePools",
-                          pool, path);
-    }
     int64_t c;
     if ((rc = gs_y_int(d, gs_y_get(n, "count"), gs_scn_path(p, "%s.count", path), 1, GS_MAX_ADD_NODES, &c)))
         return rc;
     ev->count = (int)c;
+    return 0;
+}
+
+/* An IntOrString maxUnavailable: a plain integer >= 1 or a percentage string "1%".."100%". */
+static int max_unavailable(struct gs_ydec *d, const struct gs_ynode *v, const char *path, int *value, bool *percent)
+{
+    if (v && v->type == GS_Y_SCALAR && v->plain && !gs_y_is_null(v) && !strchr(v->text, '%')) {
+        int64_t x;
+        int rc = gs_y_int(d, v, path, 1, 1000000, &x);
+        if (rc)
+            return rc;
+        *value = (int)x;
+        *percent = false;
+        return 0;
+    }
+    const char *s;
+    int rc = gs_y_str(d, v, path, &s);
+    if (rc)
+        return rc;
+    size_t len = strlen(s);
+    bool ok = len >= 2 && len <= 4 && s[len - 1] == '%';
+    int x = 0;
+    for (size_t i = 0; ok && i + 1 < len; i++) {
+        ok = s[i] >= '0' && s[i] <= '9';
+        x = x * 10 + (s[i] - '0');
+    }
+    if (!ok)
+        return gs_y_error(d, v,
+                          "invalid %s \"%.40s\": expected a number of nodes such as 2 or a percentage such as "
+                          "\"25%%\"",
+                          path, s);
+    if (x < 1 || x > 100)
+        return gs_y_error(d, v, "%s must be between 1%% and 100%%, got %s", path, s);
+    *value = x;
+    *percent = true;
+    return 0;
+}
+
+static int kernel_patch(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_sevent *ev)
+{
+    static const char *const keys[] = {"pool", "kernel", "maxUnavailable", "rebootDuration", NULL};
+    static const char *const req[] = {"pool", "kernel", NULL};
+    char p[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, n, path, keys, NULL, req);
+    if (rc || (rc = find_pool(d, gs_y_get(n, "pool"), gs_scn_path(p, "%s.pool", path), &ev->pool)) ||
+        (rc = gs_y_str(d, gs_y_get(n, "kernel"), gs_scn_path(p, "%s.kernel", path), &ev->kernel)))
+        return rc;
+    ev->max_unavailable = 1;
+    ev->max_unavailable_percent = false;
+    const struct gs_ynode *v;
+    if ((v = gs_y_get(n, "maxUnavailable")) &&
+        (rc = max_unavailable(d, v, gs_scn_path(p, "%s.maxUnavailable", path), &ev->max_unavailable,
+                              &ev->max_unavailable_percent)))
+        return rc;
+    if ((v = gs_y_get(n, "rebootDuration"))) {
+        if ((rc = gs_y_duration(d, v, gs_scn_path(p, "%s.rebootDuration", path), false, &ev->reboot_duration)))
+            return rc;
+        ev->has_reboot_duration = true;
+    }
+    return 0;
+}
+
+static int xid(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_sevent *ev)
+{
+    static const char *const keys[] = {"node", "gpu", "code", NULL};
+    char p[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, n, path, keys, NULL, keys);
+    if (rc)
+        return rc;
+    const struct gs_ynode *v = gs_y_get(n, "node");
+    gs_scn_path(p, "%s.node", path);
+    if ((rc = gs_y_str(d, v, p, &ev->node)) || (rc = gs_scn_check_node_name(d, v, p, ev->node)))
+        return rc;
+    const struct gs_pool *pool = &d->world->pools[gs_scn_node_pool(d->world, ev->node)];
+    if (pool->gpu_count == 0)
+        return gs_y_error(d, v, "node '%s' at %s has no GPUs (pool '%s' has no gpu:)", ev->node, p, pool->name);
+    int64_t x;
+    if ((rc = gs_y_int(d, gs_y_get(n, "gpu"), gs_scn_path(p, "%s.gpu", path), 0, pool->gpu_count - 1, &x)))
+        return rc;
+    ev->gpu = (int)x;
+    if ((rc = gs_y_int(d, gs_y_get(n, "code"), gs_scn_path(p, "%s.code", path), 1, 1023, &x)))
+        return rc;
+    ev->code = (int)x;
+    return 0;
+}
+
+static int image_published(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_sevent *ev)
+{
+    static const char *const keys[] = {"kernel", NULL};
+    char p[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, n, path, keys, NULL, keys);
+    if (rc)
+        return rc;
+    return gs_y_str(d, gs_y_get(n, "kernel"), gs_scn_path(p, "%s.kernel", path), &ev->kernel);
+}
+
+static int driver_upgrade(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const struct gs_scenario *sc,
+                          struct gs_sevent *ev)
+{
+    static const char *const keys[] = {"version", "maxParallelUpgrades", "maxUnavailable", "drain", NULL};
+    static const char *const later[] = {"waitForCompletion", "gpuPodDeletion", "podDeletion", "autoUpgrade", NULL};
+    static const char *const req[] = {"version", NULL};
+    char p[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, n, path, keys, later, req);
+    if (rc)
+        return rc;
+    if (!sc->op.enabled || !sc->op.driver_enabled)
+        return gs_y_error(d, n,
+                          "%s needs spec.operator with the driver enabled: the GPU Operator's upgrade controller "
+                          "rolls the driver out",
+                          path);
+    const struct gs_ynode *v = gs_y_get(n, "version");
+    if ((rc = gs_y_str(d, v, gs_scn_path(p, "%s.version", path), &ev->version)))
+        return rc;
+    if (!gs_scn_driver_version_ok(ev->version))
+        return gs_y_error(d, v,
+                          "invalid driver version \"%.60s\" at %s: expected a version such as \"550.90.07\" "
+                          "(with usePrecompiled, a branch such as \"550\")",
+                          ev->version, p);
+    ev->max_parallel = 1;
+    ev->max_unavailable = 25;
+    ev->max_unavailable_percent = true;
+    ev->drain_timeout = GS_SEC(300);
+    int64_t x;
+    if ((v = gs_y_get(n, "maxParallelUpgrades"))) {
+        if ((rc = gs_y_int(d, v, gs_scn_path(p, "%s.maxParallelUpgrades", path), 0, 1000000, &x)))
+            return rc;
+        ev->max_parallel = (int)x;
+    }
+    if ((v = gs_y_get(n, "maxUnavailable")) &&
+        (rc = max_unavailable(d, v, gs_scn_path(p, "%s.maxUnavailable", path), &ev->max_unavailable,
+                              &ev->max_unavailable_percent)))
+        return rc;
+    if ((v = gs_y_get(n, "drain")) && !gs_y_is_null(v)) {
+        static const char *const dkeys[] = {"enable", "force", "timeoutSeconds", "deleteEmptyDir", NULL};
+        static const char *const dlater[] = {"podSelector", NULL};
+        char dp[GS_SCN_PATH];
+        gs_scn_path(dp, "%s.drain", path);
+        if ((rc = gs_y_check_map(d, v, dp, dkeys, dlater, NULL)))
+            return rc;
+        const struct gs_ynode *f;
+        if ((f = gs_y_get(v, "enable")) && (rc = gs_y_bool(d, f, gs_scn_path(p, "%s.enable", dp), &ev->drain)))
+            return rc;
+        if ((f = gs_y_get(v, "force")) && (rc = gs_y_bool(d, f, gs_scn_path(p, "%s.force", dp), &ev->drain_force)))
+            return rc;
+        if ((f = gs_y_get(v, "deleteEmptyDir")) &&
+            (rc = gs_y_bool(d, f, gs_scn_path(p, "%s.deleteEmptyDir", dp), &ev->drain_delete_empty_dir)))
+            return rc;
+        if ((f = gs_y_get(v, "timeoutSeconds"))) {
+            if ((rc = gs_y_int(d, f, gs_scn_path(p, "%s.timeoutSeconds", dp), 0, 100000000, &x)))
+                return rc;
+            ev->drain_timeout = GS_SEC(x);
+        }
+    }
     return 0;
 }
 
@@ -137,7 +311,8 @@ static int delete_pod(struct gs_ydec *d, const struct gs_ynode *n, const char *p
     return 0;
 }
 
-static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, struct gs_sevent *ev)
+static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, const struct gs_scenario *sc,
+                 struct gs_sevent *ev)
 {
     /* The actions of a later release are refused as not supported yet. */
     const char *keys[16];
@@ -172,8 +347,9 @@ static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
     }
     if (found < 0)
         return gs_y_error(d, e,
-                          "%s has no action: give one of cordon, uncordon, drain, deleteNode, addNodes, label or "
-                          "deletePod",
+                          "%s has no action: give one of cordon, uncordon, drain, deleteNode, addNodes, label, "
+                          "deletePod, kernelPatch, xid, devicePluginRestart, precompiledImagePublished or "
+                          "driverUpgrade",
                           path);
     ev->kind = (enum gs_sevent_kind)found;
     gs_scn_path(p, "%s.%s", path, actions[found]);
@@ -189,6 +365,16 @@ static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
         return label(d, action, p, ev);
     case GS_SEV_DELETE_POD:
         return delete_pod(d, action, p, ev);
+    case GS_SEV_KERNEL_PATCH:
+        return kernel_patch(d, action, p, ev);
+    case GS_SEV_XID:
+        return xid(d, action, p, ev);
+    case GS_SEV_DEVICE_PLUGIN_RESTART:
+        return node_action(d, action, p, ev);
+    case GS_SEV_PRECOMPILED_IMAGE_PUBLISHED:
+        return image_published(d, action, p, ev);
+    case GS_SEV_DRIVER_UPGRADE:
+        return driver_upgrade(d, action, p, sc, ev);
     }
     return gs_y_error(d, e, "%s: unknown action", path);
 }
@@ -207,7 +393,7 @@ int gs_scn_events(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scena
         return nomem(d, seq);
     char path[GS_SCN_PATH];
     for (int i = 0; i < seq->n; i++) {
-        if ((rc = event(d, seq->items[i], gs_scn_path(path, "spec.events[%d]", i), &evs[i])))
+        if ((rc = event(d, seq->items[i], gs_scn_path(path, "spec.events[%d]", i), sc, &evs[i])))
             return rc;
         /* Insertion sort by time: stable, so equal times keep document order. */
         struct gs_sevent cur = evs[i];

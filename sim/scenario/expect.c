@@ -211,19 +211,113 @@ static int kv_map(struct gs_ydec *d, const struct gs_ynode *m, const char *key, 
     return 0;
 }
 
+/* Pod STATUS words `kubectl get pods` prints (kubernetes pkg/printers/internalversion
+ * printPod): the phase, a container's waiting or terminated reason, "Init:" plus an init
+ * container's reason or "Init:<done>/<total>". */
+static const char *const pod_statuses[] = {"Running",          "Pending",           "ContainerCreating",
+                                           "PodInitializing",  "Completed",         "Error",
+                                           "CrashLoopBackOff", "ImagePullBackOff",  "ErrImagePull",
+                                           "Terminating",      "Unknown",           "Succeeded",
+                                           "Failed",           "CreateContainerConfigError",
+                                           "RunContainerError", NULL};
+
+static bool in(const char *s, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(s, list[i]) == 0)
+            return true;
+    return false;
+}
+
+/* "Init:2/4" (done <= total, total >= 1) or "Init:<reason>". */
+static bool init_status_ok(const char *s)
+{
+    if (strncmp(s, "Init:", 5) != 0)
+        return false;
+    const char *r = s + 5;
+    if (in(r, pod_statuses))
+        return true;
+    int done = 0, total = 0, nd = 0, nt = 0;
+    while (*r >= '0' && *r <= '9' && nd < 3)
+        done = done * 10 + (*r++ - '0'), nd++;
+    if (nd == 0 || *r++ != '/')
+        return false;
+    while (*r >= '0' && *r <= '9' && nt < 3)
+        total = total * 10 + (*r++ - '0'), nt++;
+    return nt > 0 && *r == '\0' && total >= 1 && done < total;
+}
+
+/* operand: {<DaemonSet name>: <pod STATUS> | null}. */
+static int operands(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    const struct gs_ynode *v = gs_y_get(m, "operand");
+    if (!v)
+        return 0;
+    char p[GS_SCN_PATH], vp[GS_SCN_PATH];
+    gs_scn_path(p, "%s.operand", path);
+    int rc = gs_y_want_map(d, v, p);
+    if (rc)
+        return rc;
+    if (v->n == 0)
+        return gs_y_error(d, v, "%s is empty: give DaemonSet names and pod statuses, e.g. "
+                                "{nvidia-driver-daemonset: Running}",
+                          p);
+    e->operands = gs_arena_alloc(d->arena, sizeof *e->operands * (size_t)v->n);
+    if (!e->operands)
+        return nomem(d, v);
+    const char *names[GS_OPD_COUNT + 1];
+    for (int i = 0; i < GS_OPD_COUNT; i++)
+        names[i] = gs_operand_name((enum gs_operand)i);
+    names[GS_OPD_COUNT] = NULL;
+    for (int i = 0; i < v->n; i++) {
+        const struct gs_ynode *k = v->pairs[i].key, *x = v->pairs[i].value;
+        if (gs_operand_find(k->text) < 0) {
+            const char *near = gs_y_suggest(k->text, names);
+            if (near)
+                return gs_y_error(d, k, "unknown operand '%.80s' in %s (did you mean '%s'?)", k->text, p, near);
+            return gs_y_error(d, k,
+                              "unknown operand '%.80s' in %s: expected a GPU Operator DaemonSet such as "
+                              "nvidia-driver-daemonset, nvidia-device-plugin-daemonset or nvidia-operator-validator",
+                              k->text, p);
+        }
+        e->operands[i].key = k->text;
+        e->operands[i].value = NULL;
+        if (gs_y_is_null(x))
+            continue;
+        gs_scn_path(vp, "%s[%s]", p, k->text);
+        const char *st;
+        if ((rc = gs_y_str(d, x, vp, &st)))
+            return rc;
+        if (!in(st, pod_statuses) && !init_status_ok(st)) {
+            const char *near = gs_y_suggest(st, pod_statuses);
+            if (near)
+                return gs_y_error(d, x, "unknown pod status '%.60s' at %s (did you mean '%s'?)", st, vp, near);
+            return gs_y_error(d, x,
+                              "unknown pod status '%.60s' at %s: expected what kubectl get pods prints, e.g. "
+                              "Running, Init:0/4, ImagePullBackOff or CrashLoopBackOff (null: no pod)",
+                              st, vp);
+        }
+        e->operands[i].value = st;
+    }
+    e->noperands = v->n;
+    return 0;
+}
+
 static int node(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
 {
-    static const char *const keys[] = {"node", "at", "schedulable", "allocatable", "capacity", "labels", NULL};
-    static const char *const unsupported[] = {"operand", NULL};
-    int rc = gs_y_check_map(d, m, path, keys, unsupported, NULL);
+    static const char *const keys[] = {"node",   "at",      "schedulable", "allocatable", "capacity",
+                                       "labels", "operand", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
     if (rc || (rc = name(d, m, "node", path, true, &e->name)) ||
         (rc = boolean(d, m, "schedulable", path, &e->has_schedulable, &e->schedulable)) ||
         (rc = kv_map(d, m, "allocatable", path, true, &e->allocatable, &e->nallocatable)) ||
         (rc = kv_map(d, m, "capacity", path, true, &e->capacity, &e->ncapacity)) ||
-        (rc = kv_map(d, m, "labels", path, false, &e->labels, &e->nlabels)))
+        (rc = kv_map(d, m, "labels", path, false, &e->labels, &e->nlabels)) || (rc = operands(d, m, path, e)))
         return rc;
-    if (!e->has_schedulable && !gs_y_get(m, "allocatable") && !gs_y_get(m, "capacity") && !gs_y_get(m, "labels"))
-        return gs_y_error(d, m, "%s checks nothing: give schedulable, allocatable, capacity or labels", path);
+    if (!e->has_schedulable && !gs_y_get(m, "allocatable") && !gs_y_get(m, "capacity") && !gs_y_get(m, "labels") &&
+        !gs_y_get(m, "operand"))
+        return gs_y_error(d, m, "%s checks nothing: give schedulable, allocatable, capacity, labels or operand",
+                          path);
     return 0;
 }
 

@@ -6,8 +6,10 @@
  * number as written, e.g. 1.30 -> 30); sampleInterval 60s (must be > 0); startLatency 0s;
  * featureGates: only DynamicResourceAllocation (default: on from 1.34) — any other gate is "not
  * supported yet"; admission "podByPod"; the scheduler config is gs_sched_config_default for
- * the release even without spec.scheduler. versions, catalog and operator are "not supported
- * yet" (operator must be a mapping; the message names its first key). metadata.name is
+ * the release even without spec.scheduler. versions: only gpu-operator (operator.c). The catalog
+ * (models/catalog via gs_catalog_default_dir, then spec.catalog) is loaded when a pool has GPUs
+ * or spec.operator or spec.catalog is given; sc->op starts from gs_operator_config_defaults with
+ * op.enabled false unless spec.operator is given. metadata.name is
  * required and must be a DNS-1123 label; metadata takes only name and description.
  *
  * --set path=value: `path` is dotted, relative to the document root when it starts with
@@ -420,12 +422,12 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
 
     /* spec: its scalar keys first (the scheduler defaults depend on the release) */
     const struct gs_ynode *spec = gs_y_get(root, "spec");
-    static const char *const spec_keys[] = {"seed", "horizon", "kubernetesVersion", "sampleInterval",
-                                            "startLatency", "featureGates", "objects", "cluster",
-                                            "operator", "scheduler", "workloads", "events", "expect", NULL};
-    static const char *const spec_unsup[] = {"versions", "catalog", NULL};
+    static const char *const spec_keys[] = {"seed",      "horizon",  "kubernetesVersion", "sampleInterval",
+                                            "startLatency", "featureGates", "versions",       "catalog",
+                                            "objects",   "cluster",  "operator",          "scheduler",
+                                            "workloads", "events",   "expect",            NULL};
     static const char *const spec_req[] = {"cluster", NULL};
-    if ((rc = gs_y_check_map(d, spec, "spec", spec_keys, spec_unsup, spec_req)))
+    if ((rc = gs_y_check_map(d, spec, "spec", spec_keys, NULL, spec_req)))
         return rc;
 
     sc->seed = 1;
@@ -472,17 +474,8 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
     if ((n = gs_y_get(spec, "featureGates")) && (rc = decode_feature_gates(d, n, &dra)))
         return rc;
 
-    /* operator: the ClusterPolicy model comes in a later release */
-    if ((n = gs_y_get(spec, "operator"))) {
-        if ((rc = gs_y_want_map(d, n, "spec.operator")))
-            return rc;
-        if (n->n > 0) {
-            char p[GS_SCN_PATH];
-            gs_scn_path(p, "spec.operator.%s", n->pairs[0].key->text);
-            return gs_y_unsupported(d, n->pairs[0].key, p);
-        }
-        return gs_y_unsupported(d, n, "spec.operator");
-    }
+    if ((rc = gs_scn_versions(d, gs_y_get(spec, "versions"), sc)))
+        return rc;
 
     gs_sched_config_default(&sc->sched, sc->k8s_minor);
     sc->sched.k8s_minor = sc->k8s_minor;
@@ -502,6 +495,21 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
     if ((rc = gs_scn_objects(d, sec, sc)))
         return rc;
     if ((rc = gs_scn_cluster(d, gs_y_get(spec, "cluster"), sc)))
+        return rc;
+    /* the catalog and the operator (the Xid policy defaults apply without an operator too) */
+    gs_operator_config_defaults(&sc->op);
+    sc->op.enabled = false;
+    const struct gs_ynode *op = opt_section(spec, "operator"), *cat = opt_section(spec, "catalog");
+    bool gpus = false;
+    for (int i = 0; i < sc->world.npools; i++)
+        gpus = gpus || sc->world.pools[i].gpu_product;
+    if (gpus || op || cat) {
+        if ((rc = gs_catalog_load(gs_catalog_default_dir(), d->arena, &sc->catalog, d->err)))
+            return rc;
+        if (cat && (rc = gs_scn_catalog(d, cat, sc)))
+            return rc;
+    }
+    if (op && (rc = gs_scn_operator(d, op, sc)))
         return rc;
     if ((sec = opt_section(spec, "scheduler")) && (rc = gs_scn_scheduler(d, sec, sc)))
         return rc;

@@ -597,22 +597,31 @@ static int toleration(struct gs_ydec *d, const struct gs_ynode *n, const char *p
     return 0;
 }
 
-static int tolerations(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_pod_template *t)
+int gs_scn_tolerations(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_toleration **out,
+                       int *nout)
 {
+    *out = NULL;
+    *nout = 0;
     if (gs_y_is_null(n))
         return 0;
     int rc = gs_y_want_seq(d, n, path);
     if (rc || n->n == 0)
         return rc;
-    t->tolerations = gs_arena_alloc(d->arena, sizeof *t->tolerations * (size_t)n->n);
-    if (!t->tolerations)
+    struct gs_toleration *tol = gs_arena_alloc(d->arena, sizeof *tol * (size_t)n->n);
+    if (!tol)
         return nomem(d, n);
     char p[GS_SCN_PATH];
     for (int i = 0; i < n->n; i++)
-        if ((rc = toleration(d, n->items[i], gs_scn_path(p, "%s[%d]", path, i), &t->tolerations[i])))
+        if ((rc = toleration(d, n->items[i], gs_scn_path(p, "%s[%d]", path, i), &tol[i])))
             return rc;
-    t->ntolerations = n->n;
+    *out = tol;
+    *nout = n->n;
     return 0;
+}
+
+static int tolerations(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_pod_template *t)
+{
+    return gs_scn_tolerations(d, n, path, &t->tolerations, &t->ntolerations);
 }
 
 /* ------------------------------------------------------------------ node affinity */

@@ -49,6 +49,11 @@ int gs_scn_metadata(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
                     const char **name, const struct gs_ynode **name_node, struct gs_labels *labels,
                     struct gs_labels *annotations);
 
+/* A list of core/v1 Tolerations at `path` (validated as the API server does) into *out (arena,
+ * NULL when empty or null) and *nout. Also used for the operator's DaemonSet tolerations. */
+int gs_scn_tolerations(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_toleration **out,
+                       int *nout);
+
 /* Validation of names as Kubernetes does (k8s.io/apimachinery/pkg/util/validation). */
 bool gs_scn_is_dns_label(const char *s);       /* RFC 1123 label, <= 63 */
 bool gs_scn_is_dns_subdomain(const char *s);   /* RFC 1123 subdomain, <= 253 */

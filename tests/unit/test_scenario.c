@@ -471,9 +471,9 @@ Test(scenario, unsupported_keys)
 {
     bad(HEAD "  operator:\n"
              "    devicePlugin: {config: {version: v1}}\n" CLUSTER,
-        GS_ENOTSUP, 7, 5, "not supported yet: spec.operator.devicePlugin");
+        GS_ENOTSUP, 7, 20, "not supported yet: spec.operator.devicePlugin.config");
     gs_scenario_free(&sc);
-    bad(HEAD "  versions: {kueue: v0.15.0}\n" CLUSTER, GS_ENOTSUP, 6, 3, "not supported yet: spec.versions");
+    bad(HEAD "  versions: {kueue: v0.15.0}\n" CLUSTER, GS_ENOTSUP, 6, 14, "not supported yet: spec.versions.kueue");
     gs_scenario_free(&sc);
     bad(HEAD "  featureGates: {DRAExtendedResource: true}\n" CLUSTER, GS_ENOTSUP, 6, 18,
         "not supported yet: spec.featureGates.DRAExtendedResource");

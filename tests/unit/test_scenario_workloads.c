@@ -869,10 +869,10 @@ Test(events, errors)
           "missing required field 'at'");
     fails(NO_WORKLOADS "  events:\n  - {at: 1h, cordn: {node: h100-0}}\n", GS_EINVAL, BODY_LINE + 2,
           "did you mean 'cordon'?");
-    fails(NO_WORKLOADS "  events:\n  - {at: 1h, xid: {node: h100-0, gpu: 3, code: 79}}\n", GS_ENOTSUP,
-          BODY_LINE + 2, "not supported yet: spec.events[0].xid");
-    fails(NO_WORKLOADS "  events:\n  - {at: 1h, kernelPatch: {pool: h100, kernel: k}}\n", GS_ENOTSUP,
-          BODY_LINE + 2, "kernelPatch");
+    fails(NO_WORKLOADS "  events:\n  - {at: 1h, operandFault: {node: h100-0}}\n", GS_ENOTSUP, BODY_LINE + 2,
+          "not supported yet: spec.events[0].operandFault");
+    fails(NO_WORKLOADS "  events:\n  - {at: 1h, schedulerRestart: {schedulerName: default-scheduler}}\n",
+          GS_ENOTSUP, BODY_LINE + 2, "schedulerRestart");
     fails(NO_WORKLOADS "  events:\n  - {at: 1h, label: {node: h100-0, set: {bad key: x}}}\n", GS_EINVAL,
           BODY_LINE + 2, "invalid label key 'bad key'");
 }
@@ -1003,8 +1003,8 @@ Test(expect, errors)
           "cannot be checked with exists: false");
     fails(NO_WORKLOADS "  expect:\n  - pod: w\n    conditions: [{type: DisruptionTarget, status: \"True\"}]\n",
           GS_ENOTSUP, BODY_LINE + 3, "not supported yet: spec.expect[0].conditions");
-    fails(NO_WORKLOADS "  expect:\n  - {node: h100-0, operand: {nvidia-driver-daemonset: Running}}\n", GS_ENOTSUP,
-          BODY_LINE + 2, "operand");
+    fails(NO_WORKLOADS "  expect:\n  - {node: h100-0, operand: {nvidia-driver-daemonset: Runing}}\n", GS_EINVAL,
+          BODY_LINE + 2, "unknown pod status 'Runing'");
     fails(NO_WORKLOADS "  expect:\n  - {node: gpu-0, schedulable: true}\n", GS_EINVAL, BODY_LINE + 2,
           "cannot belong to any node pool");
     fails(NO_WORKLOADS "  expect:\n  - {node: h100-0, allocatable: {nvidia.com/gpu: eight}}\n", GS_EINVAL,

@@ -12,35 +12,12 @@
  *   UnschedulableAndUnresolvable when some insufficient resource's request alone exceeds the
  *   node's allocatable, so preemption cannot help ("Too many pods" never makes it so).
  * `adj` adds nominated pods or removes preemption victims (pod count and requests).
+ * The check itself is gs_fit_check (sched_internal.h), inline in the cycle's loop.
  */
 #include "../sched_internal.h"
 
 void gs_filter_node_resources_fit(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
                                   const struct gs_adj *adj, struct gs_fstat *st)
 {
-    uint64_t insuff = 0;
-    bool unresolvable = false;
-    int64_t npods = n->npods + (adj ? adj->npods : 0);
-    if (npods + 1 > n->allocatable.v[GS_RES_PODS])
-        insuff |= UINT64_C(1) << GS_RES_PODS;
-    if (pc->requests_any) {
-        const int64_t *req = pc->t->requests.v;
-        for (int i = 0; i < pc->nreq; i++) {
-            int r = pc->req_res[i];
-            int64_t used = n->requested.v[r] + (adj ? adj->req.v[r] : 0);
-            int64_t alloc = n->allocatable.v[r];
-            if (req[r] > alloc - used) {
-                insuff |= UINT64_C(1) << r;
-                if (req[r] > alloc)
-                    unresolvable = true;
-            }
-        }
-    }
-    if (!insuff)
-        return;
-    st->code = unresolvable && s->cfg.fit_unresolvable ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE
-                                                        : GS_ST_UNSCHEDULABLE;
-    st->plugin = GS_PL_NODE_RESOURCES_FIT;
-    st->kind = GS_R_FIT;
-    st->insuff = insuff;
+    gs_fit_check(s, pc, n, adj, st);
 }

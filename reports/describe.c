@@ -1,0 +1,415 @@
+/* gpusim: `gpusim describe TRACE NODE [--at D]`: one node as `kubectl describe node` shows it,
+ * rebuilt from the trace alone by replaying its node_event rows up to a time: labels (sorted),
+ * taints, unschedulable, capacity, allocatable, the kernel, the GPU Operator's pods on it
+ * (READY and STATUS as `kubectl get pods` prints them) and the workload pods bound there.
+ *
+ * Row kinds read (sim/bringup_run.c writes them): Joined (subject pool, value kernel),
+ * Label (subject key, value; NULL value = removed), Taint (subject "key=value:Effect", value
+ * "true"/"false"), Cordon (value "true"/"false"), Capacity and Allocatable (subject resource,
+ * value quantity), Operand (subject DaemonSet, value "READY STATUS"; NULL = no pod), Kernel
+ * (value), Reboot (value: the kernel it reboots into), Deleted.
+ */
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusim/error.h"
+#include "gpusim/quantity.h"
+#include "gpusim/report.h"
+#include "gpusim/trace.h"
+
+/* A small string map kept sorted by key (labels, taints, resources, operands). */
+struct smap {
+    char **k, **v;
+    int n, cap;
+};
+
+static int smap_find(const struct smap *m, const char *k, int *pos)
+{
+    int lo = 0, hi = m->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int c = strcmp(m->k[mid], k);
+        if (c == 0) {
+            *pos = mid;
+            return 1;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *pos = lo;
+    return 0;
+}
+
+/* Set k to v (a copy; v NULL removes k). Returns 0 or GS_ENOMEM. */
+static int smap_set(struct smap *m, const char *k, const char *v)
+{
+    int pos;
+    if (smap_find(m, k, &pos)) {
+        if (!v) {
+            free(m->k[pos]);
+            free(m->v[pos]);
+            memmove(&m->k[pos], &m->k[pos + 1], sizeof *m->k * (size_t)(m->n - pos - 1));
+            memmove(&m->v[pos], &m->v[pos + 1], sizeof *m->v * (size_t)(m->n - pos - 1));
+            m->n--;
+            return 0;
+        }
+        char *nv = strdup(v);
+        if (!nv)
+            return GS_ENOMEM;
+        free(m->v[pos]);
+        m->v[pos] = nv;
+        return 0;
+    }
+    if (!v)
+        return 0;
+    if (m->n == m->cap) {
+        int cap = m->cap ? m->cap * 2 : 16;
+        char **nk = realloc(m->k, sizeof *nk * (size_t)cap);
+        if (!nk)
+            return GS_ENOMEM;
+        m->k = nk;
+        char **nv = realloc(m->v, sizeof *nv * (size_t)cap);
+        if (!nv)
+            return GS_ENOMEM;
+        m->v = nv;
+        m->cap = cap;
+    }
+    char *ck = strdup(k), *cv = strdup(v);
+    if (!ck || !cv) {
+        free(ck);
+        free(cv);
+        return GS_ENOMEM;
+    }
+    memmove(&m->k[pos + 1], &m->k[pos], sizeof *m->k * (size_t)(m->n - pos));
+    memmove(&m->v[pos + 1], &m->v[pos], sizeof *m->v * (size_t)(m->n - pos));
+    m->k[pos] = ck;
+    m->v[pos] = cv;
+    m->n++;
+    return 0;
+}
+
+static void smap_free(struct smap *m)
+{
+    for (int i = 0; i < m->n; i++) {
+        free(m->k[i]);
+        free(m->v[i]);
+    }
+    free(m->k);
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+struct node_view {
+    struct smap labels, taints, capacity, allocatable, operands, since;
+    char *pool, *kernel;
+    int joined, deleted, unschedulable, rebooting;
+    int64_t joined_us;
+};
+
+static void view_free(struct node_view *v)
+{
+    smap_free(&v->labels);
+    smap_free(&v->taints);
+    smap_free(&v->capacity);
+    smap_free(&v->allocatable);
+    smap_free(&v->operands);
+    smap_free(&v->since);
+    free(v->pool);
+    free(v->kernel);
+}
+
+static int err(char *errbuf, int errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int err(char *errbuf, int errlen, int code, const char *fmt, ...)
+{
+    if (errbuf && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(errbuf, (size_t)errlen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+static int set_str(char **dst, const char *s)
+{
+    free(*dst);
+    *dst = s ? strdup(s) : NULL;
+    return s && !*dst ? GS_ENOMEM : 0;
+}
+
+/* Replay node `id`'s rows up to at_us into v. */
+static int replay(sqlite3 *db, int64_t id, int64_t at_us, struct node_view *v)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT t_us, kind, subject, value FROM node_event WHERE node_id = ?1 AND t_us <= ?2"
+                           " ORDER BY t_us, rowid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return GS_ESQL;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, at_us);
+    int rc = 0, step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0);
+        const char *kind = (const char *)sqlite3_column_text(st, 1);
+        const char *subj = (const char *)sqlite3_column_text(st, 2);
+        const char *val = (const char *)sqlite3_column_text(st, 3);
+        if (!kind)
+            continue;
+        if (strcmp(kind, "Joined") == 0) {
+            v->joined = 1;
+            v->joined_us = t;
+            rc = set_str(&v->pool, subj);
+            if (rc == 0)
+                rc = set_str(&v->kernel, val);
+        } else if (strcmp(kind, "Label") == 0 && subj) {
+            rc = smap_set(&v->labels, subj, val);
+        } else if (strcmp(kind, "Taint") == 0 && subj) {
+            rc = smap_set(&v->taints, subj, val && strcmp(val, "true") == 0 ? "" : NULL);
+        } else if (strcmp(kind, "Cordon") == 0) {
+            v->unschedulable = val && strcmp(val, "true") == 0;
+        } else if (strcmp(kind, "Capacity") == 0 && subj) {
+            rc = smap_set(&v->capacity, subj, val && strcmp(val, "0") != 0 ? val : NULL);
+        } else if (strcmp(kind, "Allocatable") == 0 && subj) {
+            /* kubelet keeps a registered extended resource at 0 in allocatable while its
+             * capacity is there: keep 0 when the capacity says so. */
+            rc = smap_set(&v->allocatable, subj, val);
+        } else if (strcmp(kind, "Operand") == 0 && subj) {
+            char since[32];
+            snprintf(since, sizeof since, "%" PRId64, t);
+            rc = smap_set(&v->operands, subj, val);
+            if (rc == 0)
+                rc = smap_set(&v->since, subj, val ? since : NULL);
+        } else if (strcmp(kind, "Kernel") == 0) {
+            rc = set_str(&v->kernel, val);
+            v->rebooting = 0;
+        } else if (strcmp(kind, "Reboot") == 0) {
+            v->rebooting = 1;
+        } else if (strcmp(kind, "Deleted") == 0) {
+            v->deleted = 1;
+        }
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = GS_ESQL;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static void print_resources(FILE *out, const char *title, const struct smap *m, const struct smap *cap)
+{
+    fprintf(out, "%s\n", title);
+    int w = 0;
+    for (int i = 0; i < m->n; i++) {
+        int l = (int)strlen(m->k[i]) + 1;
+        if (l > w)
+            w = l;
+    }
+    if (w < 18)
+        w = 18;
+    for (int i = 0; i < m->n; i++) {
+        int pos;
+        /* An allocatable 0 whose capacity is gone is no longer reported by the kubelet. */
+        if (cap && strcmp(m->v[i], "0") == 0 && !smap_find(cap, m->k[i], &pos))
+            continue;
+        fprintf(out, "  %s:%*s%s\n", m->k[i], w - (int)strlen(m->k[i]), "", m->v[i]);
+    }
+}
+
+static int print_pods(sqlite3 *db, int64_t id, int64_t at_us, FILE *out)
+{
+    sqlite3_stmt *st;
+    /* Bound at that time and not yet finished. */
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name, coalesce(gpu, 0), cpu_m, memory_b, started_us FROM pod"
+                           " WHERE node_id = ?1 AND scheduled_us IS NOT NULL AND scheduled_us <= ?2"
+                           " AND (finished_us IS NULL OR finished_us > ?2) ORDER BY name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return GS_ESQL;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, at_us);
+    struct row {
+        char *name;
+        int64_t gpu, cpu, mem;
+        int running;
+    } *rows = NULL;
+    int n = 0, cap = 0, rc = 0, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            struct row *r = realloc(rows, sizeof *r * (size_t)cap);
+            if (!r) {
+                rc = GS_ENOMEM;
+                break;
+            }
+            rows = r;
+        }
+        const char *nm = (const char *)sqlite3_column_text(st, 0);
+        rows[n].name = strdup(nm ? nm : "?");
+        rows[n].gpu = sqlite3_column_int64(st, 1);
+        rows[n].cpu = sqlite3_column_int64(st, 2);
+        rows[n].mem = sqlite3_column_int64(st, 3);
+        rows[n].running = sqlite3_column_type(st, 4) != SQLITE_NULL && sqlite3_column_int64(st, 4) <= at_us;
+        if (!rows[n].name) {
+            rc = GS_ENOMEM;
+            break;
+        }
+        n++;
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = GS_ESQL;
+    sqlite3_finalize(st);
+    if (rc == 0) {
+        fprintf(out, "Non-terminated Pods:  (%d in total)\n", n);
+        if (n > 0) {
+            int w = 4;
+            for (int i = 0; i < n; i++)
+                if ((int)strlen(rows[i].name) > w)
+                    w = (int)strlen(rows[i].name);
+            fprintf(out, "  %-*s  %-9s  %-12s  %-16s  %s\n", w, "Name", "Status", "CPU Requests",
+                    "Memory Requests", "nvidia.com/gpu");
+            for (int i = 0; i < n; i++) {
+                char cpu[32], mem[32];
+                if (rows[i].cpu % 1000 == 0)
+                    snprintf(cpu, sizeof cpu, "%" PRId64, rows[i].cpu / 1000);
+                else
+                    snprintf(cpu, sizeof cpu, "%" PRId64 "m", rows[i].cpu);
+                if (rows[i].mem != 0 && rows[i].mem % (1024 * 1024) == 0)
+                    snprintf(mem, sizeof mem, "%" PRId64 "Mi", rows[i].mem / (1024 * 1024));
+                else
+                    snprintf(mem, sizeof mem, "%" PRId64, rows[i].mem);
+                fprintf(out, "  %-*s  %-9s  %-12s  %-16s  %" PRId64 "\n", w, rows[i].name,
+                        rows[i].running ? "Running" : "Pending", cpu, mem, rows[i].gpu);
+            }
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(rows[i].name);
+    free(rows);
+    return rc;
+}
+
+int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, FILE *out, char *errbuf,
+                       int errlen)
+{
+    if (!trace_path || !node || !out)
+        return err(errbuf, errlen, GS_EINVAL, "gs_report_describe: invalid argument");
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(trace_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        int rc = err(errbuf, errlen, GS_EIO, "cannot open trace '%s': %s", trace_path,
+                     db ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close(db);
+        return rc;
+    }
+    int rc = 0;
+    sqlite3_stmt *st = NULL;
+    int version = 0;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        version = sqlite3_column_int(st, 0);
+    else
+        rc = err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace", trace_path);
+    sqlite3_finalize(st);
+    if (rc == 0 && version == 0)
+        rc = err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (no schema version)", trace_path);
+    if (rc == 0 && version > GS_TRACE_SCHEMA_VERSION)
+        rc = err(errbuf, errlen, GS_ENOTSUP, "trace '%s' has schema version %d; this gpusim reads versions up to %d",
+                 trace_path, version, GS_TRACE_SCHEMA_VERSION);
+    /* The node, and the time: the end of the run unless --at. */
+    int64_t id = -1;
+    if (rc == 0) {
+        if (sqlite3_prepare_v2(db, "SELECT id FROM node WHERE name = ?1", -1, &st, NULL) != SQLITE_OK) {
+            rc = err(errbuf, errlen, GS_ESQL, "trace '%s': %s", trace_path, sqlite3_errmsg(db));
+        } else {
+            sqlite3_bind_text(st, 1, node, -1, SQLITE_STATIC);
+            if (sqlite3_step(st) == SQLITE_ROW)
+                id = sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+            if (id < 0)
+                rc = err(errbuf, errlen, GS_EINVAL, "trace '%s' has no node named '%s'", trace_path, node);
+        }
+    }
+    if (rc == 0 && at_us < 0) {
+        at_us = INT64_MAX;
+        if (sqlite3_prepare_v2(db,
+                               "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM run WHERE key = 'end_us'),"
+                               " (SELECT max(t_us) FROM node_event))",
+                               -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+            at_us = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    struct node_view v = {0};
+    if (rc == 0 && (rc = replay(db, id, at_us, &v)) != 0)
+        rc = err(errbuf, errlen, rc, "trace '%s': %s", trace_path, rc == GS_ENOMEM ? "out of memory" : sqlite3_errmsg(db));
+    char t[64];
+    if (at_us == INT64_MAX)
+        snprintf(t, sizeof t, "end");
+    else if (gs_duration_format(at_us, t, sizeof t) < 0)
+        snprintf(t, sizeof t, "%" PRId64 "us", at_us);
+    if (rc == 0 && !v.joined) {
+        int64_t rows = 0;
+        if (sqlite3_prepare_v2(db, "SELECT count(*) FROM node_event WHERE node_id = ?1", -1, &st, NULL) == SQLITE_OK) {
+            sqlite3_bind_int64(st, 1, id);
+            if (sqlite3_step(st) == SQLITE_ROW)
+                rows = sqlite3_column_int64(st, 0);
+        }
+        sqlite3_finalize(st);
+        if (rows == 0)
+            rc = err(errbuf, errlen, GS_EINVAL,
+                     "trace '%s' has no node events for '%s' (written with --trace-level summary?)", trace_path, node);
+        else
+            rc = err(errbuf, errlen, GS_EINVAL, "node '%s' had not joined at %s", node, t);
+    }
+    if (rc == 0) {
+        fprintf(out, "Name:               %s\n", node);
+        fprintf(out, "At:                 %s\n", t);
+        fprintf(out, "Pool:               %s\n", v.pool ? v.pool : "<none>");
+        if (v.deleted)
+            fprintf(out, "Deleted:            true\n");
+        for (int i = 0; i < v.labels.n; i++)
+            fprintf(out, "%s%s=%s\n", i == 0 ? "Labels:             " : "                    ", v.labels.k[i],
+                    v.labels.v[i]);
+        if (v.labels.n == 0)
+            fprintf(out, "Labels:             <none>\n");
+        for (int i = 0; i < v.taints.n; i++)
+            fprintf(out, "%s%s\n", i == 0 ? "Taints:             " : "                    ", v.taints.k[i]);
+        if (v.taints.n == 0)
+            fprintf(out, "Taints:             <none>\n");
+        fprintf(out, "Unschedulable:      %s\n", v.unschedulable ? "true" : "false");
+        fprintf(out, "Ready:              %s\n", v.deleted ? "False" : v.rebooting ? "False (rebooting)" : "True");
+        print_resources(out, "Capacity:", &v.capacity, NULL);
+        print_resources(out, "Allocatable:", &v.allocatable, &v.capacity);
+        fprintf(out, "System Info:\n  Kernel Version:     %s\n", v.kernel ? v.kernel : "<unknown>");
+        if (v.operands.n > 0) {
+            int w = 4;
+            for (int i = 0; i < v.operands.n; i++)
+                if ((int)strlen(v.operands.k[i]) > w)
+                    w = (int)strlen(v.operands.k[i]);
+            fprintf(out, "GPU Operator Pods:    (%d in total)\n", v.operands.n);
+            fprintf(out, "  %-*s  %-5s  %-18s  %s\n", w, "Name", "Ready", "Status", "Since");
+            for (int i = 0; i < v.operands.n; i++) {
+                const char *val = v.operands.v[i];
+                const char *sp = strchr(val, ' ');
+                char ready[16];
+                snprintf(ready, sizeof ready, "%.*s", sp ? (int)(sp - val) : 0, val);
+                int pos;
+                char since[64] = "?";
+                if (smap_find(&v.since, v.operands.k[i], &pos))
+                    gs_duration_format(strtoll(v.since.v[pos], NULL, 10), since, sizeof since);
+                fprintf(out, "  %-*s  %-5s  %-18s  %s\n", w, v.operands.k[i], ready, sp ? sp + 1 : val, since);
+            }
+        }
+        rc = print_pods(db, id, at_us, out);
+        if (rc)
+            rc = err(errbuf, errlen, rc, "trace '%s': %s", trace_path, sqlite3_errmsg(db));
+    }
+    view_free(&v);
+    sqlite3_close(db);
+    if (rc == 0 && (fflush(out) != 0 || ferror(out)))
+        rc = err(errbuf, errlen, GS_EIO, "cannot write the description of '%s'", node);
+    return rc;
+}
