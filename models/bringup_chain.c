@@ -497,8 +497,10 @@ static void gfd_labels(const struct gs_bringup_ctx *ctx, struct gs_node_bringup 
         .product_name = b->node.product,
         .gpu_count = b->node.gpu_count,
         /* Only an operator-built driver's version is a full NVML version: a precompiled one
-         * names a branch ("535"), and the host driver's is the pool's (not known here). */
-        .driver_version = b->driver_mode == GS_DRIVER_COMPILED ? b->driver_version : NULL,
+         * names a branch ("535"); a host driver's is the pool's hostDriver.version. */
+        .driver_version = b->driver_mode == GS_DRIVER_COMPILED ? b->driver_version
+                          : b->driver_mode == GS_DRIVER_HOST   ? b->node.host_driver_version
+                                                               : NULL,
         .sharing = GS_SHARING_NONE,
         .replicas = 1,
         .mig_strategy = ms && strcmp(ms, "single") == 0  ? GS_MIG_SINGLE

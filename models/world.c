@@ -61,7 +61,7 @@ int gs_world_init(struct gs_world *w)
 void gs_world_free(struct gs_world *w)
 {
     free(w->nodes);
-    free(w->node_ver);
+    free(w->node_change_log);
     free(w->pods);
     free(w->groups);
     gs_arena_free(&w->arena);
@@ -83,6 +83,13 @@ static int grow(void **arr, int *cap, int need, size_t elem)
     return 0;
 }
 
+/* Count a change of node n and log it (the log exists once a node was added). */
+static void node_changed(struct gs_world *w, int n)
+{
+    w->node_change_log[w->node_changes % GS_NODE_CHANGE_LOG] = n;
+    w->node_changes++;
+}
+
 static int copy_labels(struct gs_labels *dst, const struct gs_labels *src, struct gs_arena *a)
 {
     dst->n = dst->cap = 0;
@@ -100,15 +107,13 @@ static int copy_labels(struct gs_labels *dst, const struct gs_labels *src, struc
 int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time now)
 {
     GS_ASSERT(pool >= 0 && pool < w->npools);
-    if (w->nnodes + 1 > w->nodes_cap) {
-        /* node_ver first: it is never smaller than nodes_cap, whichever realloc fails. */
-        int ncap = w->nodes_cap;
-        if (grow((void **)&w->node_ver, &ncap, w->nnodes + 1, sizeof *w->node_ver) ||
-            grow((void **)&w->nodes, &w->nodes_cap, w->nnodes + 1, sizeof *w->nodes))
+    if (!w->node_change_log) {
+        w->node_change_log = malloc(sizeof *w->node_change_log * GS_NODE_CHANGE_LOG);
+        if (!w->node_change_log)
             return GS_ENOMEM;
-        GS_ASSERT(ncap == w->nodes_cap);
     }
-    w->node_ver[w->nnodes] = 1;
+    if (grow((void **)&w->nodes, &w->nodes_cap, w->nnodes + 1, sizeof *w->nodes))
+        return GS_ENOMEM;
     const struct gs_pool *pl = &w->pools[pool];
     struct gs_node *n = &w->nodes[w->nnodes];
     memset(n, 0, sizeof *n);
@@ -141,6 +146,7 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
     n->gpu_product = pl->gpu_product;
     n->gpu_count = pl->gpu_count;
     n->kernel = pl->kernel;
+    node_changed(w, w->nnodes);
     return w->nnodes++;
 }
 
@@ -187,7 +193,7 @@ void gs_world_assign(struct gs_world *w, int pi, int ni)
     if (n->first_pod >= 0)
         w->pods[n->first_pod].prev_on_node = pi;
     n->first_pod = pi;
-    w->node_ver[ni]++;
+    node_changed(w, ni);
     int32_t prio = t->priority;
     if (prio < n->min_prio) {
         n->min_prio = prio;
@@ -215,7 +221,7 @@ void gs_world_unassign(struct gs_world *w, int pi)
         n->first_pod = p->next_on_node;
     if (p->next_on_node >= 0)
         w->pods[p->next_on_node].prev_on_node = p->prev_on_node;
-    w->node_ver[p->node]++;
+    node_changed(w, p->node);
     p->next_on_node = p->prev_on_node = -1;
     p->node = -1;
     /* The lowest priority only moves up when its last pod leaves: walk the list then. */
@@ -237,7 +243,7 @@ void gs_node_touch(struct gs_world *w, int n)
 {
     GS_ASSERT(n >= 0 && n < w->nnodes);
     w->nodes[n].gen++;
-    w->node_ver[n]++;
+    node_changed(w, n);
 }
 
 int32_t gs_node_min_priority_walk(const struct gs_world *w, int n)

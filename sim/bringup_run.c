@@ -285,6 +285,7 @@ void gs_bringup_run_joined(struct gs_runner *r, int ni)
         .product = n->gpu_product,
         .catalog = n->gpu_product ? gs_catalog_product(&r->sc->catalog, n->gpu_product) : NULL,
         .kernel = n->kernel,
+        .host_driver_version = pl->host_driver_version,
         .host_driver_kernels = pl->host_driver_kernels,
         .nhost_driver_kernels = pl->nhost_driver_kernels,
         .host_driver_any_kernel = !r->sc->op.enabled,

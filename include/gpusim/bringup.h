@@ -199,6 +199,7 @@ struct gs_bringup_node {
     const char *product;            /* GFD product string; NULL for none */
     const struct gs_gpu_product *catalog; /* catalog facts, NULL when unknown */
     const char *kernel;             /* kernel at join (borrowed) */
+    const char *host_driver_version; /* the node image's driver (pool hostDriver.version), NULL unknown */
     /* The host driver (pool hostDriver.kernels): the kernels it was built for; none given: only
      * the kernel the node joined with. Used when the driver is not the operator's. Borrowed. */
     const char *const *host_driver_kernels;

@@ -346,12 +346,17 @@ struct gs_world {
     int groups_cap;
     struct gs_priority_class *priority_classes;
     int npriority_classes;
-    /* Per node (sized nodes_cap): a change counter bumped by gs_world_add_node,
-     * gs_world_assign, gs_world_unassign and gs_node_touch. The scheduler keeps copies of the
-     * node data every cycle reads in its own flat arrays and refreshes the nodes whose counter
-     * moved. Owned by the world. */
-    uint32_t *node_ver;
+    /* Node changes: gs_world_add_node, gs_world_assign, gs_world_unassign and gs_node_touch
+     * each count one and record the node in a ring of the last GS_NODE_CHANGE_LOG changes
+     * (change k at node_change_log[k % GS_NODE_CHANGE_LOG]; NULL before the first). A reader
+     * (the scheduler keeps copies of node data and per-template results) remembers
+     * node_changes and later revisits only the nodes changed since, or every node when more
+     * than GS_NODE_CHANGE_LOG changes happened. Owned by the world. */
+    uint64_t node_changes;
+    int *node_change_log;
 };
+
+#define GS_NODE_CHANGE_LOG 4096
 
 /* Initialise an empty world (interns cpu, memory, pods, ephemeral-storage). 0 or GS_ENOMEM. */
 int gs_world_init(struct gs_world *w);
@@ -372,7 +377,8 @@ void gs_world_assign(struct gs_world *w, int p, int n);
 void gs_world_unassign(struct gs_world *w, int p);
 
 /* Record that node `n` changed outside gs_world_assign/unassign: its labels, taints,
- * unschedulable or exists flag, capacity or allocatable (bumps nodes[n].gen and node_ver[n]).
+ * unschedulable or exists flag, capacity or allocatable (bumps nodes[n].gen and logs a node
+ * change, see gs_world.node_changes).
  * Whoever changes one of them on an existing node must call this before the next scheduling
  * cycle, or the scheduler keeps using its cached filter results and copies (debug builds
  * catch a missing call with a GS_ASSERT in the scheduler). Never fails. */
