@@ -333,8 +333,8 @@ void gs_bringup_run_labels_changed(struct gs_runner *r, int ni)
 
 /* ------------------------------------------------------------------ eviction */
 
-/* Delete the pods on node `ni` (only those requesting nvidia.com/gpu when gpu_only), with the
- * re-creation rule at the top of this file. */
+/* Evict the pods on node `ni` (only those requesting nvidia.com/gpu when gpu_only); plain
+ * workloads re-create theirs (run.c evict_pod). */
 static void evict_pods(struct gs_runner *r, int ni, bool gpu_only, const char *msg)
 {
     struct gs_world *w = r->w;
@@ -357,11 +357,7 @@ static void evict_pods(struct gs_runner *r, int ni, bool gpu_only, const char *m
             continue;
         if (gpu_only && (r->gpu_res < 0 || (p->tmpl->requests.v[r->gpu_res] <= 0 && p->tmpl->limits.v[r->gpu_res] <= 0)))
             continue;
-        int wi = p->workload;
-        bool recreate = wi >= 0 && w->workloads[wi].kind == GS_WL_PLAIN && p->group < 0 && !p->tmpl->node_name;
-        gs_run_delete_pod(r, list[i], "Evicted", msg);
-        if (recreate)
-            gs_run_create_pod(r, wi, 0);
+        gs_run_evict_pod(r, list[i], "Evicted", msg);
     }
     free(list);
 }

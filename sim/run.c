@@ -402,6 +402,8 @@ static void pod_terminated(struct gs_runner *r, int pi, enum gs_phase ph, const 
         cluster_event(r, GS_CE_ASSIGNED_POD_DELETE);
 }
 
+static void delete_pod(struct gs_runner *r, int pi, const char *reason, const char *msg);
+
 /* A Job creates a replacement or a further pod until `completions` pods succeeded. */
 static void job_after_pod(struct gs_runner *r, int pi, bool succeeded)
 {
@@ -411,12 +413,23 @@ static void job_after_pod(struct gs_runner *r, int pi, bool succeeded)
     struct gs_workload *wl = &r->w->workloads[p->workload];
     if (wl->kind != GS_WL_JOB)
         return;
+    if (wl->failed > wl->backoff_limit)
+        return; /* the Job already failed */
     if (succeeded)
         wl->succeeded++;
     else
         wl->failed++;
-    if (!succeeded && wl->failed > wl->backoff_limit)
-        return; /* BackoffLimitExceeded: the Job fails, no more pods */
+    if (wl->failed > wl->backoff_limit) {
+        /* BackoffLimitExceeded: the Job fails, the controller deletes its active pods and
+         * makes no more (kubernetes pkg/controller/job/job_controller.go). */
+        for (int i = 0; i < r->w->npods; i++) {
+            const struct gs_pod *q = &r->w->pods[i];
+            if (q->workload == p->workload && !q->deleted &&
+                (q->phase == GS_PHASE_PENDING || q->phase == GS_PHASE_RUNNING))
+                delete_pod(r, i, "Deleted", "Job has reached the specified backoff limit");
+        }
+        return;
+    }
     int active = 0;
     for (int i = 0; i < r->w->npods; i++) {
         const struct gs_pod *q = &r->w->pods[i];
@@ -477,11 +490,50 @@ static void delete_pod(struct gs_runner *r, int pi, const char *reason, const ch
         job_after_pod(r, pi, false);
 }
 
+/* An eviction (drain, a deleted node, a reboot, preemption) deletes the pod; a plain
+ * workload's pod is then re-created under the workload's next index, as a ReplicaSet would,
+ * and a Job replaces it through job_after_pod. Bare Pod manifests, pods pinned with nodeName
+ * and PodGroup members are not re-created. */
+static void evict_pod(struct gs_runner *r, int pi, const char *reason, const char *msg)
+{
+    const struct gs_pod *p = &r->w->pods[pi];
+    int wi = p->workload;
+    bool recreate = !p->deleted && wi >= 0 && r->w->workloads[wi].kind == GS_WL_PLAIN && p->group < 0 &&
+                    !p->tmpl->node_name;
+    delete_pod(r, pi, reason, msg);
+    if (recreate)
+        create_pod(r, wi, 0);
+}
+
+/* Deletion through the API with graceful termination: a bound pod keeps its node and its
+ * resources for terminationGracePeriodSeconds (default 30 s), then goes (GS_EV_POD_GONE,
+ * b = 1 for an eviction); an unbound pod goes at once. */
+static void terminate_pod(struct gs_runner *r, int pi, bool eviction, const char *reason, const char *msg)
+{
+    struct gs_pod *p = &r->w->pods[pi];
+    if (p->deleted || p->terminating)
+        return;
+    if (p->node < 0 || p->tmpl->termination_grace_us <= 0) {
+        if (eviction)
+            evict_pod(r, pi, reason, msg);
+        else
+            delete_pod(r, pi, reason, msg);
+        return;
+    }
+    p->terminating = true;
+    pod_event(r, pi, "Killing", msg ? msg : "Stopping container");
+    at(r, gs_engine_now(r->eng) + p->tmpl->termination_grace_us, GS_PRIO_TERMINATE, GS_EV_POD_GONE, pi,
+       eviction);
+}
+
 static void on_pod_gone(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
 {
     (void)eng;
     struct gs_runner *r = ctx;
-    delete_pod(r, (int)ev->a, "Deleted", "preempted: graceful termination completed");
+    if (ev->b)
+        evict_pod(r, (int)ev->a, "Deleted", "graceful termination completed");
+    else
+        delete_pod(r, (int)ev->a, "Deleted", "graceful termination completed");
 }
 
 /* ------------------------------------------------------------------ scheduling */
@@ -522,7 +574,7 @@ static void preempt(struct gs_runner *r, int pi, const struct gs_cycle_result *r
         snprintf(msg, sizeof msg, "Preempted by pod default/%s on node %s", p->name,
                  r->w->nodes[res->nominated_node].name);
         pod_event(r, vi, "Preempted", msg);
-        at(r, now + v->tmpl->termination_grace_us, GS_PRIO_TERMINATE, GS_EV_POD_GONE, vi, 0);
+        at(r, now + v->tmpl->termination_grace_us, GS_PRIO_TERMINATE, GS_EV_POD_GONE, vi, 1);
     }
 }
 
@@ -603,10 +655,19 @@ static int event_node(struct gs_runner *r, const struct gs_sevent *se)
     return ni;
 }
 
-static void evict_node_pods(struct gs_runner *r, int ni, const char *reason, const char *msg)
+/* Evict every pod of node `ni`: with graceful termination (drain), or at once (a deleted
+ * node takes its pods with it). */
+static void evict_node_pods(struct gs_runner *r, int ni, bool graceful, const char *reason, const char *msg)
 {
-    while (r->w->nodes[ni].first_pod >= 0)
-        delete_pod(r, r->w->nodes[ni].first_pod, reason, msg);
+    int next;
+    for (int q = r->w->nodes[ni].first_pod; q >= 0; q = next) {
+        next = r->w->pods[q].next_on_node;
+        if (graceful)
+            terminate_pod(r, q, true, reason, msg);
+    }
+    if (!graceful)
+        while (r->w->nodes[ni].first_pod >= 0)
+            evict_pod(r, r->w->nodes[ni].first_pod, reason, msg);
 }
 
 static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
@@ -629,13 +690,13 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
             return;
         r->w->nodes[ni].unschedulable = true;
         node_event(r, ni, "Cordon", NULL, "true");
-        evict_node_pods(r, ni, "Evicted", "drained");
+        evict_node_pods(r, ni, true, "Evicted", "drained");
         cluster_event(r, GS_CE_NODE_TAINT);
         break;
     case GS_SEV_DELETE_NODE:
         if ((ni = event_node(r, se)) < 0)
             return;
-        evict_node_pods(r, ni, "Deleted", "node deleted");
+        evict_node_pods(r, ni, false, "Deleted", "node deleted");
         r->w->nodes[ni].exists = false;
         node_event(r, ni, "Deleted", NULL, NULL);
         break;
@@ -664,7 +725,7 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
             warn(r, se, "pod", se->pod);
             return;
         }
-        delete_pod(r, pi, "Deleted", NULL);
+        terminate_pod(r, pi, false, "Deleted", NULL);
         break;
     }
     case GS_SEV_KERNEL_PATCH:
@@ -713,6 +774,11 @@ void gs_run_node_event(struct gs_runner *r, int node, const char *kind, const ch
 void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg)
 {
     delete_pod(r, pod, reason, msg);
+}
+
+void gs_run_evict_pod(struct gs_runner *r, int pod, const char *reason, const char *msg)
+{
+    evict_pod(r, pod, reason, msg);
 }
 
 int gs_run_create_pod(struct gs_runner *r, int wl, int arrival)

@@ -98,6 +98,8 @@ void gs_run_cluster_event(struct gs_runner *r, enum gs_cluster_event ev);
 void gs_run_node_event(struct gs_runner *r, int node, const char *kind, const char *subject, const char *value);
 /* Delete pod `pod` through the API (a Job replaces it, as for any deletion). */
 void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
+/* Delete a pod as an eviction: a plain workload's pod is re-created (run.c evict_pod). */
+void gs_run_evict_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
 /* Create the next pod of workload `wl` (named with the next index), as a controller would. */
 int gs_run_create_pod(struct gs_runner *r, int wl, int arrival);
 /* A numbered warning in the trace for an event naming something absent. */

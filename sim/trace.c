@@ -18,6 +18,7 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,8 +237,46 @@ static int remove_file(const char *p, char *errbuf, int errlen)
     return 0;
 }
 
+/* True when `path` is an SQLite database with gpusim's run table: only such a file may be
+ * overwritten by a new trace (an empty file too), so a mistyped `-o scenario.yaml` never
+ * destroys the user's data. */
+static bool is_replaceable(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)
+        return true;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return true; /* unreadable: the removal below reports the real error */
+    char head[16];
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (got != sizeof head || memcmp(head, "SQLite format 3", 16) != 0)
+        return false;
+    /* immutable=1: read the file as it is, ignoring a stale journal beside it. */
+    sqlite3 *db = NULL;
+    bool ok = false;
+    char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+    if (uri && sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='run'", -1, &st,
+                               NULL) == SQLITE_OK)
+            ok = sqlite3_step(st) == SQLITE_ROW;
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    sqlite3_free(uri);
+    return ok;
+}
+
 static int remove_old(const char *path, char *errbuf, int errlen)
 {
+    if (!is_replaceable(path)) {
+        set_buf(errbuf, errlen,
+                "refusing to overwrite '%s': it exists and is not a gpusim trace (choose another -o path)",
+                path);
+        return GS_EIO;
+    }
     static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
     size_t n = strlen(path) + sizeof "-journal";
     char *p = malloc(n);

@@ -75,9 +75,14 @@ static int ensure_nodes(struct gs_sched *s)
         grow_node_array((void **)&s->m, old, ncap, sizeof *s->m, true) ||
         grow_node_array((void **)&s->nom_slot, old, ncap, sizeof *s->nom_slot, true))
         return GS_ENOMEM;
-    for (int i = 0; i < s->ntc; i++)
+    for (int i = 0; i < s->ntc; i++) {
         if (grow_node_array((void **)&s->tc[i].v, old, ncap, sizeof *s->tc[i].v, true))
             return GS_ENOMEM;
+        if (s->tc[i].sc && grow_node_array((void **)&s->tc[i].sc, old, ncap, sizeof *s->tc[i].sc, true)) {
+            free(s->tc[i].sc);
+            s->tc[i].sc = NULL;
+        }
+    }
     s->nodes_cap = ncap;
     return 0;
 }
@@ -142,10 +147,13 @@ void gs_sched_free(struct gs_sched *s)
     free(s->m);
     free(s->mres);
     free(s->nom_slot);
-    for (int i = 0; i < s->ntc; i++)
+    for (int i = 0; i < s->ntc; i++) {
         free(s->tc[i].v);
+        free(s->tc[i].sc);
+    }
     gs_hcount_free(&s->fh);
     gs_hcount_free(&s->ph);
+    gs_sched_vsum_free(s);
     free(s->nominated);
     free(s->nom_adj);
     free(s->nom_node);
@@ -263,7 +271,7 @@ void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int no
     *st = (struct gs_fstat){.node = node};
     /* The static filters all come before NodeResourcesFit in the profile's order. */
     if (s->nsfilters) {
-        static_verdict(s, pc, n, node, n->gen, st);
+        gs_static_verdict(s, pc, node, n->gen, st);
         if (st->code != GS_ST_SUCCESS)
             return;
     }
@@ -277,7 +285,7 @@ static inline void cycle_filter(struct gs_sched *s, const struct gs_podctx *pc, 
 {
     *st = (struct gs_fstat){.node = node};
     if (s->nsfilters) {
-        static_verdict(s, pc, &s->w->nodes[node], node, s->m[node].gen, st);
+        gs_static_verdict(s, pc, node, s->m[node].gen, st);
         if (st->code != GS_ST_SUCCESS)
             goto out;
     }
@@ -285,11 +293,11 @@ static inline void cycle_filter(struct gs_sched *s, const struct gs_podctx *pc, 
         /* With the nominated pods of equal or higher priority first, then without. */
         int slot = s->nom_slot[node];
         if (slot) {
-            mfit_check(s, pc, node, &s->nom_adj[slot - 1], st);
+            gs_mfit_check(s, pc, node, &s->nom_adj[slot - 1], st);
             if (st->code != GS_ST_SUCCESS)
                 goto out;
         }
-        mfit_check(s, pc, node, NULL, st);
+        gs_mfit_check(s, pc, node, NULL, st);
     }
 out:;
 #ifndef NDEBUG
@@ -409,11 +417,38 @@ int gs_sched_score_all(struct gs_sched *s, const struct gs_podctx *pc, const int
     bool taint = c->score_enabled[GS_PL_TAINT_TOLERATION];
     bool aff = c->score_enabled[GS_PL_NODE_AFFINITY] && !gs_score_affinity_skip(pc);
     for (int i = 0; i < nfeasible; i++) {
-        const struct gs_node *n = &nodes[feasible[i]];
+        if (i + 8 < nfeasible) {
+            /* The scores read a few cache lines of large node structs: ask for them early. */
+            const struct gs_node *ahead = &nodes[feasible[i + 8]];
+            __builtin_prefetch(&ahead->allocatable.v[0]);
+            __builtin_prefetch(&ahead->requested.v[0]);
+            __builtin_prefetch(&ahead->nonzero_cpu);
+        }
+        int node = feasible[i];
+        const struct gs_node *n = &nodes[node];
         s->sc_fit[i] = fit ? gs_score_resource_fit(s, pc, n) : 0;
         s->sc_bal[i] = bal ? gs_score_balanced(s, pc, n) : 0;
-        s->sc_taint[i] = taint ? gs_score_taint_raw(pc, n) : 0;
-        s->sc_aff[i] = aff ? gs_score_affinity_raw(pc, n) : 0;
+        if (taint || aff) {
+            /* Both read only the template and the node's labels and taints: kept per
+             * (template's static parts, node generation) when the cycle has the cache. */
+            struct gs_sscore *k = pc->tc && pc->tc->sc ? &pc->tc->sc[node] : NULL;
+            uint32_t stamp = n->gen + 1;
+            if (k && k->stamp == stamp && stamp != 0) {
+                s->sc_taint[i] = k->taint;
+                s->sc_aff[i] = k->aff;
+#ifndef NDEBUG
+                GS_ASSERT(k->taint == (taint ? gs_score_taint_raw(pc, n) : 0) &&
+                          k->aff == (aff ? gs_score_affinity_raw(pc, n) : 0));
+#endif
+            } else {
+                s->sc_taint[i] = taint ? gs_score_taint_raw(pc, n) : 0;
+                s->sc_aff[i] = aff ? gs_score_affinity_raw(pc, n) : 0;
+                if (k)
+                    *k = (struct gs_sscore){.stamp = stamp, .taint = s->sc_taint[i], .aff = s->sc_aff[i]};
+            }
+        } else {
+            s->sc_taint[i] = s->sc_aff[i] = 0;
+        }
     }
     if (taint)
         gs_score_normalize(s->sc_taint, nfeasible, true);
@@ -492,27 +527,21 @@ static inline void set_status(struct gs_sched *s, int node, int32_t prio, const 
     pot_count(s, node, prio, st, +1);
 }
 
-/* The FitError text and the PostFilter part (types.go FitError.Error, framework.go
- * RunPostFilterPlugins: the DynamicResources and DefaultPreemption messages joined by ", "). */
-static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, int nexplicit, struct gs_cycle_result *out)
+/* Build the FailedScheduling text in s->msg (see fit_error). */
+static void fit_error_text(struct gs_sched *s, int nexplicit, struct gs_hcount *h, bool preempt,
+                           enum gs_preempt_outcome pe)
 {
     const struct gs_sched_config *c = &s->cfg;
-    bool preempt = c->filter_enabled[GS_PL_DEFAULT_PREEMPTION];
-    enum gs_preempt_outcome pe = GS_PE_NO_CANDIDATES;
-    if (preempt)
-        pe = gs_sched_preempt(s, pc, out);
-
     gs_msg_reset(s);
     gs_msg_addf(s, "0/%d nodes are available:", s->nsnap);
     if (s->prefilter_reject) {
         gs_msg_addf(s, " %s.", GS_MSG_AFFINITY_CONFLICT);
     } else {
-        /* s->fh counts the statuses of the nexplicit nodes that have one (all in the snapshot). */
         int absent = s->nsnap - nexplicit;
         /* NodeToStatus's absent-nodes status (1.31+): the nodes a PreFilterResult left out. */
         if (absent > 0 && s->restricted)
-            s->fh.kind[GS_R_PREFILTER_ABSENT] += absent;
-        gs_hcount_render(s, &s->fh);
+            h->kind[GS_R_PREFILTER_ABSENT] += absent;
+        gs_hcount_render(s, h);
     }
     if (preempt && pe == GS_PE_CANDIDATE)
         return; /* DefaultPreemption succeeded: the PostFilter status is Success, no text */
@@ -541,6 +570,109 @@ static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, int nexpli
     }
 }
 
+/* The FitError text and the PostFilter part (types.go FitError.Error, framework.go
+ * RunPostFilterPlugins: the DynamicResources and DefaultPreemption messages joined by ", ").
+ * `h` counts the reasons of the nexplicit nodes with a status. With a summary `vs` (whose sums
+ * `h` is), the text depends only on vs's sums and the preemption outcome, so the text built
+ * last time from the same sums is used again. */
+static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, int nexplicit, struct gs_hcount *h,
+                      struct gs_vsum *vs, struct gs_cycle_result *out)
+{
+    const struct gs_sched_config *c = &s->cfg;
+    bool preempt = c->filter_enabled[GS_PL_DEFAULT_PREEMPTION];
+    enum gs_preempt_outcome pe = GS_PE_NO_CANDIDATES;
+    if (preempt)
+        pe = gs_sched_preempt(s, pc, out);
+    if (vs && vs->msg_valid && vs->msg_rev == vs->rev && vs->msg_pe == (int)pe && !s->oom) {
+        out->message = vs->msg;
+        return;
+    }
+    fit_error_text(s, nexplicit, h, preempt, pe);
+    if (vs && !s->oom) {
+        /* Keep the text with the sums it was built from. */
+        if (vs->msg_cap < s->msg_len + 1) {
+            char *m = realloc(vs->msg, s->msg_len + 1);
+            if (!m) {
+                vs->msg_valid = false;
+                return;
+            }
+            vs->msg = m;
+            vs->msg_cap = s->msg_len + 1;
+        }
+        memcpy(vs->msg, s->msg, s->msg_len + 1);
+        vs->msg_valid = true;
+        vs->msg_rev = vs->rev;
+        vs->msg_pe = (int)pe;
+    }
+}
+
+#ifndef NDEBUG
+static bool hcount_equal(const struct gs_hcount *a, const struct gs_hcount *b)
+{
+    if (memcmp(a->kind, b->kind, sizeof a->kind) || memcmp(a->fit, b->fit, sizeof a->fit))
+        return false;
+    /* Taint counters: the same nonzero counts per (key, value), whatever the order. */
+    const struct gs_hcount *x = a, *y = b;
+    for (int pass = 0; pass < 2; pass++, x = b, y = a)
+        for (int i = 0; i < x->ntaint; i++) {
+            if (x->taint[i].count == 0)
+                continue;
+            int c = 0;
+            for (int j = 0; j < y->ntaint; j++)
+                if (strcmp(x->taint[i].key, y->taint[j].key) == 0 && strcmp(x->taint[i].value, y->taint[j].value) == 0)
+                    c += y->taint[j].count;
+            if (c != x->taint[i].count)
+                return false;
+        }
+    return true;
+}
+#endif
+
+/* A failing cycle from the template summary (see gs_sched_cycle): the walk's bookkeeping
+ * (plugins that rejected the pod, nextStartNodeIndex, nodes evaluated), then the FitError
+ * text and the PostFilter from the summary's counts. */
+static void summary_failure(struct gs_sched *s, const struct gs_podctx *pc, struct gs_vsum *vs,
+                            struct gs_cycle_result *out)
+{
+    GS_ASSERT(vs->ncounted == s->nsnap && s->ncand == s->nsnap);
+#ifndef NDEBUG
+    /* The walk over every node gives the same statuses (it also leaves the status marks the
+     * debug checks in preemption.c read). */
+    {
+        int nexplicit = 0;
+        uint32_t plugins = 0;
+        for (int i = 0; i < s->ncand; i++) {
+            struct gs_fstat st;
+            cycle_filter(s, pc, s->cand[i], &st);
+            GS_ASSERT(st.code != GS_ST_SUCCESS);
+            set_status(s, s->cand[i], pc->prio, &st, &nexplicit);
+            plugins |= 1u << st.plugin;
+        }
+        uint32_t vplugins = 0;
+        for (int pl = 0; pl < GS_PL_COUNT; pl++)
+            if (vs->pl_count[pl])
+                vplugins |= 1u << pl;
+        GS_ASSERT(nexplicit == vs->ncounted && plugins == vplugins && s->npot == vs->npot &&
+                  s->npot_victims == vs->npot_victims && hcount_equal(&s->fh, &vs->h));
+    }
+#endif
+    for (int pl = 0; pl < GS_PL_COUNT; pl++)
+        if (vs->pl_count[pl])
+            out->unsched_plugins |= 1u << pl;
+    int processed = vs->ncounted;
+    if (s->nsnap > 0)
+        s->next_start = (int)(((int64_t)s->next_start + processed) % s->nsnap);
+    out->feasible = 0;
+    out->evaluated = processed;
+    s->nfeasible = 0;
+    s->npot = vs->npot;
+    s->npot_victims = vs->npot_victims;
+    s->cur_vs = vs;
+    /* With victims somewhere, the dry run's statuses are more than the summary: no text kept. */
+    fit_error(s, pc, vs->ncounted, &vs->h, vs->npot_victims == 0 ? vs : NULL, out);
+    s->cur_vs = NULL;
+}
+
 static void next_epoch(struct gs_sched *s)
 {
     if (++s->epoch >= GS_EPOCH_MAX) {
@@ -559,7 +691,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->oom = false;
     s->restricted = false;
     s->prefilter_reject = false;
-    if (ensure_nodes(s) || mirror_sync(s)) {
+    if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
         s->mfull = true;
         out->message = oom_message;
         return;
@@ -570,7 +702,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->npot = s->npot_victims = 0;
     s->nn = w->pods[p].nominated_node;
 
-    /* The snapshot (the registered nodes, kept by mirror_sync). */
+    /* The snapshot (the registered nodes, kept by gs_sched_mirror_sync). */
     if (s->nsnap == 0) {
         out->message = GS_MSG_NO_NODES;
         return;
@@ -578,7 +710,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
 
     struct gs_podctx pc;
     gs_sched_podctx(s, p, &pc);
-    pc.tc = tcache_get(s, pc.t);
+    pc.tc = gs_sched_tcache_get(s, pc.t);
     const struct gs_pod *pod = &w->pods[p];
     if ((pod->nominated_node >= 0 && gs_sched_track_nominated(s, p)) || setup_nominated(s, &pc)) {
         s->oom = true;
@@ -601,7 +733,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
             st.node = s->snap[i];
             set_status(s, s->snap[i], pc.prio, &st, &nexplicit);
         }
-        fit_error(s, &pc, nexplicit, out);
+        fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
         goto done;
     }
     s->ncand = 0;
@@ -624,6 +756,18 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     } else {
         memcpy(s->cand, s->snap, sizeof *s->cand * (size_t)s->nsnap);
         s->ncand = s->nsnap;
+    }
+
+    /* The template summary says whether any node fits. When none does, the walk would visit
+     * every node and give each a status, in whatever order: the summary's verdicts are those
+     * statuses and its counts their reasons, so the walk is skipped. Pods with a nomination,
+     * nominated pods that count for this one, and node-name PreFilter results take the walk. */
+    if (pre == 0 && pod->nominated_node < 0 && s->nnom_adj == 0) {
+        struct gs_vsum *vs = gs_sched_vsum_get(s, &pc);
+        if (vs && vs->nfeasible == 0) {
+            summary_failure(s, &pc, vs, out);
+            goto done;
+        }
     }
 
     /* The nominated node first (evaluateNominatedNode): if it passes, it is chosen. */
@@ -666,7 +810,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     out->evaluated = processed;
 
     if (s->nfeasible == 0) {
-        fit_error(s, &pc, nexplicit, out);
+        gs_sched_vsum_failed(s, pc.t);
+        fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
     } else if (s->nfeasible == 1) {
         out->node = s->feasible[0];
     } else {

@@ -209,14 +209,11 @@ void gs_hcount_free(struct gs_hcount *h)
 /* The counter of an untolerated taint named in the text: taints with the same key and value
  * share one (FitError counts reason strings). The pool's taints are copied to its nodes, so the
  * pointers usually match and no string is compared. */
-void gs_hcount_taint(struct gs_sched *s, struct gs_hcount *h, const struct gs_fstat *st, int sign)
+void gs_hcount_taint_kv(struct gs_sched *s, struct gs_hcount *h, const char *key, const char *value, int sign)
 {
-    const struct gs_taint *t = taint_of(s, st->node, st->taint);
-    const char *value = t->value ? t->value : "";
     for (int i = 0; i < h->ntaint; i++) {
         struct gs_htaint *e = &h->taint[i];
-        if ((e->key == t->key && e->value == value) ||
-            (strcmp(e->key, t->key) == 0 && strcmp(e->value, value) == 0)) {
+        if ((e->key == key && e->value == value) || (strcmp(e->key, key) == 0 && strcmp(e->value, value) == 0)) {
             e->count += sign;
             return;
         }
@@ -226,7 +223,13 @@ void gs_hcount_taint(struct gs_sched *s, struct gs_hcount *h, const struct gs_fs
         s->oom = true;
         return;
     }
-    h->taint[h->ntaint++] = (struct gs_htaint){.key = t->key, .value = value, .count = sign};
+    h->taint[h->ntaint++] = (struct gs_htaint){.key = key, .value = value, .count = sign};
+}
+
+void gs_hcount_taint(struct gs_sched *s, struct gs_hcount *h, const struct gs_fstat *st, int sign)
+{
+    const struct gs_taint *t = taint_of(s, st->node, st->taint);
+    gs_hcount_taint_kv(s, h, t->key, t->value ? t->value : "", sign);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -264,10 +264,14 @@ enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_pod
         out->clear_nomination = true;
         return GS_PE_NO_CANDIDATES;
     }
+    /* The potential nodes in snapshot order: from the statuses of the walk, or of the summary
+     * the cycle used instead (where every snapshot node has one). */
     s->npotential = 0;
+    const struct gs_vsum *vs = s->cur_vs;
     for (int i = 0; i < s->nsnap; i++) {
         int n = s->snap[i];
-        if (gs_st_marked(s, n) && gs_st_code(s, n) == GS_ST_UNSCHEDULABLE)
+        if (vs ? vs->v[n].code == GS_ST_UNSCHEDULABLE
+               : gs_st_marked(s, n) && gs_st_code(s, n) == GS_ST_UNSCHEDULABLE)
             s->potential[s->npotential++] = n;
     }
     GS_ASSERT(s->npotential == np);

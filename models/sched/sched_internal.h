@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpusim/error.h"
 #include "gpusim/sched.h"
 
 /* What a filter status says (one reason per kind, except GS_R_FIT: one per bit). */
@@ -53,12 +54,21 @@ struct gs_sverdict {
     int16_t taint;
 };
 
-/* One template's verdicts per node. Templates whose static parts are equal (tolerations,
- * nodeSelector, node affinity, nodeName) share a slot. */
+/* The raw TaintToleration and NodeAffinity scores of one (template, node): they read only
+ * what the static filters read (PreferNoSchedule taints, preferred terms). */
+struct gs_sscore {
+    uint32_t stamp; /* node gen + 1 when computed; 0: not computed */
+    int64_t taint;  /* 0 when the plugin is off */
+    int64_t aff;    /* 0 when the plugin is off or skips the pod */
+};
+
+/* One template's verdicts and raw scores per node. Templates whose static parts are equal
+ * (tolerations, nodeSelector, node affinity, nodeName) share a slot. */
 struct gs_tcache {
     const struct gs_pod_template *t; /* the template it was made for (NULL: free slot) */
     uint64_t used;                   /* last cycle that used it (least recently used goes) */
     struct gs_sverdict *v;           /* sized nodes_cap */
+    struct gs_sscore *sc;            /* sized nodes_cap (NULL: none, out of memory) */
 };
 #define GS_SCHED_TCACHE_SLOTS 32
 
@@ -80,15 +90,47 @@ struct gs_hcount {
 
 /* The scheduler's copy of the node data every cycle reads for every node (the world's node
  * structs are large, and reading several of their cache lines for each node of each cycle is
- * what a failing cycle costs). Refreshed from the world, at the start of a cycle, for the nodes
- * whose w->node_ver moved; debug builds check every copy against the world each cycle. */
+ * what a failing cycle costs). Refreshed at the start of a cycle for the nodes changed since
+ * (cache.c). */
 struct gs_mnode {
-    uint32_t ver;      /* w->node_ver[n] when copied; 0: never */
     uint32_t gen;      /* nodes[n].gen */
     int32_t min_prio;  /* nodes[n].min_prio */
     bool exists;
     int64_t pods_room; /* allocatable pods - pods on the node */
 };
+
+/* One node's verdict in a template summary: the filters' status without nominated pods. */
+struct gs_vnode {
+    uint64_t insuff;       /* GS_R_FIT */
+    const char *tkey;      /* GS_R_TAINT: the taint's key and value ("" when none) */
+    const char *tvalue;
+    uint8_t code, plugin, kind;
+    uint8_t flags;         /* counted in the sums (the node exists); Unschedulable and holding a
+                            * pod of lower priority than the template's */
+    int16_t taint;
+};
+
+/* A template summary (cache.c): every node's verdict for one template and their sums, up to
+ * date with the world's node changes up to `seen`. */
+struct gs_vsum {
+    const struct gs_pod_template *t; /* the template (exactly: requests and priority count) */
+    uint64_t used;                   /* last cycle that used it (least recently used goes) */
+    uint64_t seen;                   /* w->node_changes it is up to date with */
+    bool valid;
+    uint64_t rev;                    /* bumped whenever a verdict is redone */
+    struct gs_vnode *v;              /* sized vcap */
+    int vcap;
+    struct gs_hcount h;              /* reason counts of the counted nodes' verdicts */
+    int pl_count[GS_PL_COUNT];       /* counted failing nodes per plugin */
+    int ncounted, nfeasible, npot, npot_victims;
+    /* the message last built from these sums (FailedScheduling text) */
+    bool msg_valid;
+    uint64_t msg_rev;
+    int msg_pe;                      /* enum gs_preempt_outcome */
+    char *msg;
+    size_t msg_cap;
+};
+#define GS_SCHED_VSUM_SLOTS 8
 
 /* Changes applied to a node while filtering: nominated pods added, preemption victims removed. */
 struct gs_adj {
@@ -173,7 +215,15 @@ struct gs_sched {
     int mnres;                  /* resources per node in mres */
     int mres_nodes;
     bool mfull;                 /* refresh every node at the next sync */
+    uint64_t mseen;             /* w->node_changes the copies are up to date with */
     int msnap_nnodes;           /* w->nnodes when the snapshot was last built */
+    struct gs_vsum vs[GS_SCHED_VSUM_SLOTS];
+    int nvs;
+    const struct gs_vsum *cur_vs; /* this cycle: the summary standing for the walk, or NULL */
+    /* Templates whose last walk failed: only those get a summary (a template scheduled at its
+     * first attempt has no use for one). A ring. */
+    const struct gs_pod_template *failed_t[GS_SCHED_VSUM_SLOTS * 2];
+    int nfailed_t;
 
     /* this cycle's reason counts: the filter statuses (kept up to date by the status setter)
      * and the preemption dry run's (only the nodes it evaluated; the rest are "not helpful") */
@@ -233,6 +283,96 @@ static inline enum gs_status_code gs_st_code(const struct gs_sched *s, int node)
 
 /* ---- message.c (used inline below) */
 void gs_hcount_taint(struct gs_sched *s, struct gs_hcount *h, const struct gs_fstat *st, int sign);
+/* The counter of the untolerated taint (key, value) ("" for no value). */
+void gs_hcount_taint_kv(struct gs_sched *s, struct gs_hcount *h, const char *key, const char *value, int sign);
+
+/* ---- cache.c */
+/* The static verdict cache slot of template t (NULL: no static filter, or out of memory). */
+struct gs_tcache *gs_sched_tcache_get(struct gs_sched *s, const struct gs_pod_template *t);
+/* The enabled static filters on n, in order, stopping at the first failure. */
+void gs_sched_run_static(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n, struct gs_fstat *st);
+/* Bring the node copies and the snapshot up to date with the world. 0 or GS_ENOMEM. */
+int gs_sched_mirror_sync(struct gs_sched *s);
+/* The summary of pc's template, brought up to date (the copies must be). NULL when the
+ * template has none and its last walk did not fail, or out of memory. */
+struct gs_vsum *gs_sched_vsum_get(struct gs_sched *s, const struct gs_podctx *pc);
+/* Note that a walk found no node for template t. */
+void gs_sched_vsum_failed(struct gs_sched *s, const struct gs_pod_template *t);
+void gs_sched_vsum_free(struct gs_sched *s);
+
+/* The static filters' verdict for `node` (whose generation is `gen`), from pc->tc when it holds
+ * one for that generation, else computed (and kept). */
+static inline void gs_static_verdict(struct gs_sched *s, const struct gs_podctx *pc, int node, uint32_t gen,
+                                     struct gs_fstat *st)
+{
+    const struct gs_node *n = &s->w->nodes[node];
+    struct gs_tcache *c = pc->tc;
+    if (!c) {
+        gs_sched_run_static(s, pc, n, st);
+        return;
+    }
+    struct gs_sverdict *v = &c->v[node];
+    uint32_t stamp = gen + 1;
+    if (v->stamp == stamp && stamp != 0) {
+        st->code = v->code;
+        st->plugin = v->plugin;
+        st->kind = v->kind;
+        st->taint = v->taint;
+#ifndef NDEBUG
+        /* A node changed without gs_node_touch would show here (debug builds). */
+        struct gs_fstat chk = {.node = node};
+        gs_sched_run_static(s, pc, n, &chk);
+        GS_ASSERT(chk.code == st->code && chk.plugin == st->plugin && chk.kind == st->kind &&
+                  chk.taint == st->taint);
+#endif
+        return;
+    }
+    gs_sched_run_static(s, pc, n, st);
+    *v = (struct gs_sverdict){
+        .stamp = stamp, .code = st->code, .plugin = st->plugin, .kind = st->kind, .taint = st->taint};
+}
+
+/* NodeResourcesFit (as gs_fit_check) on the copies of node `node`'s data. */
+static inline void gs_mfit_check(const struct gs_sched *s, const struct gs_podctx *pc, int node,
+                                 const struct gs_adj *adj, struct gs_fstat *st)
+{
+    /* npods + adj + 1 > allocatable, as room = allocatable - npods */
+    uint64_t insuff = (uint64_t)((adj ? adj->npods : 0) + 1 > s->m[node].pods_room) << GS_RES_PODS;
+    uint64_t unresolvable = 0;
+    if (pc->requests_any) {
+        /* Without branches on the node's values: which resources fall short varies from node to
+         * node and would be mispredicted. */
+        const int64_t *res = &s->mres[(size_t)node * (size_t)s->mnres * 2];
+        for (int i = 0; i < pc->nreq; i++) {
+            int r = pc->req_res[i];
+            int64_t req = pc->req_val[i];
+            /* allocatable - (requested + adj) */
+            int64_t room = res[2 * r] - (adj ? adj->req.v[r] : 0);
+            uint64_t short_ = (uint64_t)(req > room);
+            insuff |= short_ << r;
+            unresolvable |= short_ & (uint64_t)(req > res[2 * r + 1]);
+        }
+    }
+    if (!insuff)
+        return;
+    st->code = unresolvable && s->cfg.fit_unresolvable ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE
+                                                        : GS_ST_UNSCHEDULABLE;
+    st->plugin = GS_PL_NODE_RESOURCES_FIT;
+    st->kind = GS_R_FIT;
+    st->insuff = insuff;
+}
+
+/* A node's filter verdict without nominated pods, on the copies (st arrives {.node = node}). */
+static inline void gs_node_verdict(struct gs_sched *s, const struct gs_podctx *pc, int node, struct gs_fstat *st)
+{
+    if (s->nsfilters) {
+        gs_static_verdict(s, pc, node, s->m[node].gen, st);
+        if (st->code != GS_ST_SUCCESS)
+            return;
+    }
+    if (s->fit_enabled)
+        gs_mfit_check(s, pc, node, NULL, st);
+}
 
 /* ---- framework.c */
 int gs_sched_grow(void **arr, int *cap, int need, size_t elem);

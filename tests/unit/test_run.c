@@ -156,8 +156,9 @@ static const char job_replaces_deleted[] =
     "  - {at: 7m, uncordon: {node: gpu-0}}\n"
     "  expect:\n"
     "  - {pods: {workload: train, phase: Running}, at: 5m, count: 2}\n"
-    "  - {pod: train-2, at: 5m, phase: Running}\n"
-    "  - {pod: train-0, at: 5m, exists: false}\n"
+    "  - {pod: train-0, at: 5m29s, phase: Running}\n"
+    "  - {pod: train-2, at: 5m30s, phase: Running}\n"
+    "  - {pod: train-0, at: 5m30s, exists: false}\n"
     "  - {pods: {workload: train, phase: Succeeded}, count: 4}\n"
     "  - {object: {kind: Job, name: train}, exists: true}\n";
 

@@ -370,15 +370,15 @@ Test(trace, interrupted_status)
     cr_assert_eq(gs_trace_close(NULL, "complete", 0), 0);
 }
 
-Test(trace, truncates_an_existing_trace)
+Test(trace, replaces_an_existing_trace)
 {
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs("not a database at all", f);
-    fclose(f);
+    /* An earlier trace at the same path, and a stale journal beside it. */
+    struct gs_trace *old = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_run_kv(old, "scenario", "old"), 0);
+    cr_assert_eq(gs_trace_close(old, "complete", 0), 0);
     char journal[160];
     snprintf(journal, sizeof journal, "%s-journal", path);
-    f = fopen(journal, "w");
+    FILE *f = fopen(journal, "w");
     cr_assert_not_null(f);
     fputs("stale hot journal", f);
     fclose(f);
@@ -390,6 +390,25 @@ Test(trace, truncates_an_existing_trace)
     sqlite3 *db = open_ro(path);
     cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), "fresh");
     sqlite3_close(db);
+}
+
+Test(trace, refuses_to_overwrite_a_file_that_is_not_a_trace)
+{
+    /* `-o scenario.yaml` by mistake must not destroy the scenario. */
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("apiVersion: gpusim/v1alpha1\n", f);
+    fclose(f);
+    struct gs_trace *t = NULL;
+    char err[512] = "";
+    cr_assert_eq(gs_trace_open(path, GS_TRACE_EVENTS, &t, err, sizeof err), GS_EIO);
+    cr_assert_null(t);
+    cr_assert(strstr(err, "is not a gpusim trace") != NULL, "%s", err);
+    f = fopen(path, "r");
+    char line[64] = "";
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    fclose(f);
+    cr_assert_str_eq(line, "apiVersion: gpusim/v1alpha1\n");
 }
 
 Test(trace, unwritable_paths_are_errors)
