@@ -534,6 +534,16 @@ static int print_rejected(struct gs_report *r)
         " ORDER BY src, ord LIMIT " GS_REPORT_STR(GS_REPORT_LIST_MAX));
 }
 
+/* Scenario events that found nothing to act on (run.warning.N), e.g. a deletePod of a pod
+ * that never existed. */
+static int print_warnings(struct gs_report *r)
+{
+    return print_list(r, "Warnings", "SELECT count(*) FROM run WHERE key LIKE 'warning.%'",
+                      "SELECT key AS label, value FROM run WHERE key LIKE 'warning.%'"
+                      " ORDER BY CAST(substr(key, 9) AS INTEGER)"
+                      " LIMIT " GS_REPORT_STR(GS_REPORT_LIST_MAX));
+}
+
 static int print_checks(struct gs_report *r)
 {
     sqlite3_stmt *st;
@@ -578,6 +588,8 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
         rc = print_pending(&r);
     if (rc == 0)
         rc = print_rejected(&r);
+    if (rc == 0)
+        rc = print_warnings(&r);
     if (rc == 0)
         rc = print_checks(&r);
     sqlite3_close(r.db);

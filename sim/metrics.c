@@ -91,7 +91,7 @@ int gs_metrics_sample(struct gs_runner *r, gs_time t)
         .frag_gpus = NAN,
     };
     rc = gs_trace_sample(r->trace, &row);
-    if (rc || r->w->npools < 2)
+    if (rc)
         return rc;
     /* Per-pool rows count the pool's nodes and the pods running on them; pending pods belong
      * to no pool, so pods_pending is 0 there. */

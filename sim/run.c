@@ -311,9 +311,9 @@ static int create_pod(struct gs_runner *r, int wi, int arrival)
         /* spec.nodeName set: bound directly, the scheduler is skipped (kubelet admits it). */
         int ni = gs_world_find_node(r->w, wl->tmpl.node_name);
         if (ni >= 0 && r->w->nodes[ni].exists) {
+            /* No Scheduled event: the scheduler never saw the pod (kubelet admits it). */
             gs_world_assign(r->w, pi, ni);
             p->scheduled_us = now;
-            pod_event(r, pi, "Scheduled", r->w->nodes[ni].name);
             gs_time start = now + (wl->start_latency >= 0 ? wl->start_latency : r->sc->start_latency);
             at(r, start, GS_PRIO_START, GS_EV_POD_START, pi, 0);
         } else {

@@ -643,9 +643,9 @@ static void summary_failure(struct gs_sched *s, const struct gs_podctx *pc, stru
         uint32_t plugins = 0;
         for (int i = 0; i < s->ncand; i++) {
             struct gs_fstat st;
-            cycle_filter(s, pc, s->cand[i], &st);
+            cycle_filter(s, pc, s->snap[i], &st);
             GS_ASSERT(st.code != GS_ST_SUCCESS);
-            set_status(s, s->cand[i], pc->prio, &st, &nexplicit);
+            set_status(s, s->snap[i], pc->prio, &st, &nexplicit);
             plugins |= 1u << st.plugin;
         }
         uint32_t vplugins = 0;
@@ -754,9 +754,10 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
             }
         }
     } else {
-        memcpy(s->cand, s->snap, sizeof *s->cand * (size_t)s->nsnap);
         s->ncand = s->nsnap;
     }
+    /* The nodes to filter: the PreFilterResult's, or the whole snapshot. */
+    const int *cand = s->restricted ? s->cand : s->snap;
 
     /* The template summary says whether any node fits. When none does, the walk would visit
      * every node and give each a status, in whatever order: the summary's verdicts are those
@@ -790,7 +791,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->nfeasible = 0;
     int at = s->ncand ? s->next_start % s->ncand : 0;
     for (int i = 0; i < s->ncand && s->nfeasible < to_find; i++, at = at + 1 == s->ncand ? 0 : at + 1) {
-        int n = s->cand[at];
+        int n = cand[at];
         struct gs_fstat st;
         cycle_filter(s, &pc, n, &st);
         if (st.code == GS_ST_SUCCESS) {

@@ -197,6 +197,7 @@ void gs_hcount_reset(struct gs_hcount *h)
     memset(h->kind, 0, sizeof h->kind);
     memset(h->fit, 0, sizeof h->fit);
     h->ntaint = 0;
+    h->last = 0;
 }
 
 void gs_hcount_free(struct gs_hcount *h)
@@ -211,10 +212,15 @@ void gs_hcount_free(struct gs_hcount *h)
  * pointers usually match and no string is compared. */
 void gs_hcount_taint_kv(struct gs_sched *s, struct gs_hcount *h, const char *key, const char *value, int sign)
 {
+    if (h->last < h->ntaint && h->taint[h->last].key == key && h->taint[h->last].value == value) {
+        h->taint[h->last].count += sign;
+        return;
+    }
     for (int i = 0; i < h->ntaint; i++) {
         struct gs_htaint *e = &h->taint[i];
         if ((e->key == key && e->value == value) || (strcmp(e->key, key) == 0 && strcmp(e->value, value) == 0)) {
             e->count += sign;
+            h->last = i;
             return;
         }
     }
@@ -223,6 +229,7 @@ void gs_hcount_taint_kv(struct gs_sched *s, struct gs_hcount *h, const char *key
         s->oom = true;
         return;
     }
+    h->last = h->ntaint;
     h->taint[h->ntaint++] = (struct gs_htaint){.key = key, .value = value, .count = sign};
 }
 

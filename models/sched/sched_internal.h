@@ -86,6 +86,7 @@ struct gs_hcount {
     int fit[GS_RES_MAX];
     struct gs_htaint *taint;
     int ntaint, taint_cap;
+    int last;       /* the taint counter used last (nodes of a pool share their taints) */
 };
 
 /* The scheduler's copy of the node data every cycle reads for every node (the world's node
@@ -188,9 +189,9 @@ struct gs_sched {
     /* the snapshot: existing nodes in index order */
     int *snap;                  /* sized nodes_cap */
     int nsnap;
-    int *cand;                  /* nodes to filter (the snapshot or the PreFilterResult), sized
-                                 * nodes_cap */
-    int ncand;
+    int *cand;                  /* the nodes a PreFilterResult leaves to filter (when restricted),
+                                 * sized nodes_cap */
+    int ncand;                  /* nodes to filter: those, or the whole snapshot */
     bool restricted;            /* this cycle: NodeAffinity's PreFilterResult restricted the nodes */
     bool prefilter_reject;      /* this cycle: PreFilter rejected the pod (terms conflict) */
     int *feasible;              /* sized nodes_cap */

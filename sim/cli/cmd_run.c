@@ -79,6 +79,10 @@ static int parse_args(int argc, char **argv, const char **scenario, const char *
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             if (!v)
                 goto missing;
+            if (!v[0]) {
+                fprintf(stderr, "gpusim: -o wants a file name, got an empty string\n");
+                return GS_EXIT_USAGE;
+            }
             *out = v;
             i++;
         } else if (strcmp(a, "--seed") == 0) {
@@ -95,8 +99,13 @@ static int parse_args(int argc, char **argv, const char **scenario, const char *
         } else if (strcmp(a, "--horizon") == 0) {
             if (!v)
                 goto missing;
-            if (gs_duration_parse(v, horizon) || *horizon < 0) {
-                fprintf(stderr, "gpusim: --horizon wants a duration like 90m or 2h, got '%s'\n", v);
+            int drc = gs_duration_parse(v, horizon);
+            if (drc == GS_ERANGE) {
+                fprintf(stderr, "gpusim: --horizon '%s' is out of range (at most about 2562047h)\n", v);
+                return GS_EXIT_USAGE;
+            }
+            if (drc || *horizon <= 0) {
+                fprintf(stderr, "gpusim: --horizon wants a positive duration like 90m or 2h, got '%s'\n", v);
                 return GS_EXIT_USAGE;
             }
             i++;
