@@ -25,7 +25,7 @@ static const char usage[] =
     "  --horizon DURATION      override spec.horizon (Go syntax: 90m, 2h)\n"
     "  --set PATH=VALUE        override a scenario value, e.g. --set scheduler.tieBreak=first\n"
     "                          (PATH is relative to spec unless it starts with metadata. or spec.)\n"
-    "  --trace-level LEVEL     summary | events (default) | full\n"
+    "  --trace-level LEVEL     summary (no event tables) | events (default) | full (= events for now)\n"
     "  --quiet-progress        no progress line on stderr\n"
     "\n"
     "exit status: 0 all checks passed, 1 a check failed, 2 usage or I/O error,\n"
