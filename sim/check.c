@@ -1,6 +1,6 @@
 /* The scenario's expect: checks, evaluated against the live world at their time (or at the end
- * of the run). Each fills expect->pass, ->what (one line naming the check) and ->detail (what
- * was seen, for a FAIL line). */
+ * of the run). Each fills expect->pass and ->detail (what was seen, for a FAIL line); the line
+ * naming the check, expect->what, comes from the loader (gs_expect_describe). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,19 +32,6 @@ static const char *dur(gs_time t, char *buf, size_t n)
 {
     gs_duration_format(t, buf, n);
     return buf;
-}
-
-static const char *kind_name(enum gs_expect_kind k)
-{
-    switch (k) {
-    case GS_EX_POD: return "pod";
-    case GS_EX_PODS: return "pods";
-    case GS_EX_NODE: return "node";
-    case GS_EX_OBJECT: return "object";
-    case GS_EX_METRIC: return "metric";
-    case GS_EX_POD_GROUP: return "podGroup";
-    }
-    return "?";
 }
 
 /* ------------------------------------------------------------------ pods */
@@ -94,35 +81,21 @@ static bool check_bounds(const struct gs_expect *e, int64_t n, struct sb *d)
     return ok;
 }
 
-static bool eval_pods(struct gs_runner *r, const struct gs_expect *e, struct sb *what, struct sb *d)
+static bool eval_pods(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
 {
-    sbf(what, " {");
-    const char *sep = "";
-    if (e->has_phase) { sbf(what, "%sphase: %s", sep, gs_phase_name(e->phase)); sep = ", "; }
-    if (e->workload) { sbf(what, "%sworkload: %s", sep, e->workload); sep = ", "; }
-    if (e->name_prefix) { sbf(what, "%snamePrefix: %s", sep, e->name_prefix); sep = ", "; }
-    if (e->node) { sbf(what, "%snode: %s", sep, e->node); sep = ", "; }
-    if (e->message || e->message_contains) { sbf(what, "%smessage", sep); sep = ", "; }
-    if (e->reason) { sbf(what, "%sreason: %s", sep, e->reason); sep = ", "; }
-    if (e->label_selector.n) { sbf(what, "%slabelSelector", sep); }
-    sbf(what, "}");
-    if (e->has_count) sbf(what, " count %lld", (long long)e->count);
-    if (e->has_min) sbf(what, " min %lld", (long long)e->min);
-    if (e->has_max) sbf(what, " max %lld", (long long)e->max);
     int64_t n = 0;
     for (int i = 0; i < r->w->npods; i++)
         n += pod_matches(r, e, &r->w->pods[i]);
     return check_bounds(e, n, d);
 }
 
-static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *what, struct sb *d)
+static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
 {
     int pi = gs_world_find_pod(r->w, e->name);
     const struct gs_pod *p = pi >= 0 ? &r->w->pods[pi] : NULL;
     bool ok = true;
     if (e->has_exists) {
         bool exists = p && !p->deleted;
-        sbf(what, " exists %s", e->exists ? "true" : "false");
         if (exists != e->exists) {
             sbf(d, "pod %s", exists ? "exists" : "does not exist");
             return false;
@@ -135,7 +108,6 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
         return false;
     }
     if (e->has_phase) {
-        sbf(what, " phase %s", gs_phase_name(e->phase));
         if (p->deleted) {
             sbf(d, "pod was deleted; ");
             ok = false;
@@ -146,21 +118,18 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
     }
     if (e->node) {
         const char *n = pod_node_name(r, p);
-        sbf(what, " node %s", e->node);
         if (!n || strcmp(n, e->node) != 0) {
             sbf(d, "node is %s; ", n ? n : "<none>");
             ok = false;
         }
     }
     if (e->message) {
-        sbf(what, " message");
         if (!str_eq(p->message, e->message)) {
             sbf(d, "message is \"%s\", want \"%s\"; ", p->message ? p->message : "", e->message);
             ok = false;
         }
     }
     if (e->message_contains) {
-        sbf(what, " messageContains");
         if (!p->message || !strstr(p->message, e->message_contains)) {
             sbf(d, "message is \"%s\", want it to contain \"%s\"; ", p->message ? p->message : "",
                 e->message_contains);
@@ -168,15 +137,13 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
         }
     }
     if (e->reason) {
-        sbf(what, " reason %s", e->reason);
         if (!str_eq(p->reason, e->reason)) {
             sbf(d, "reason is %s; ", p->reason ? p->reason : "<none>");
             ok = false;
         }
     }
     if (e->has_scheduled_within) {
-        char b1[32], b2[32];
-        sbf(what, " scheduledWithin %s", dur(e->scheduled_within, b1, sizeof b1));
+        char b2[32];
         if (p->scheduled_us < 0) {
             sbf(d, "not scheduled; ");
             ok = false;
@@ -190,7 +157,7 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
     return ok;
 }
 
-static bool eval_group(struct gs_runner *r, const struct gs_expect *e, struct sb *what, struct sb *d)
+static bool eval_group(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
 {
     const struct gs_group *g = NULL;
     for (int i = 0; i < r->w->ngroups; i++)
@@ -213,8 +180,6 @@ static bool eval_group(struct gs_runner *r, const struct gs_expect *e, struct sb
     enum gs_phase ph = succeeded >= g->min_member ? GS_PHASE_SUCCEEDED
                        : running + succeeded >= g->min_member ? GS_PHASE_RUNNING
                                                                : GS_PHASE_PENDING;
-    if (e->has_phase)
-        sbf(what, " phase %s", gs_phase_name(e->phase));
     sbf(d, "phase %s (%d running, %d succeeded, minMember %d)", gs_phase_name(ph), running, succeeded,
         g->min_member);
     return !e->has_phase || ph == e->phase;
@@ -252,7 +217,7 @@ static bool res_matches(const struct gs_runner *r, const struct gs_resvec *v, co
     return true;
 }
 
-static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb *what, struct sb *d)
+static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
 {
     int ni = gs_world_find_node(r->w, e->name);
     if (ni < 0 || !r->w->nodes[ni].exists) {
@@ -264,24 +229,20 @@ static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb 
     if (e->has_schedulable) {
         bool gpus_ready = n->gpu_count == 0 || (r->gpu_res >= 0 && n->allocatable.v[r->gpu_res] > 0);
         bool s = !n->unschedulable && gpus_ready;
-        sbf(what, " schedulable %s", e->schedulable ? "true" : "false");
         if (s != e->schedulable) {
             sbf(d, "schedulable is %s; ", s ? "true" : "false");
             ok = false;
         }
     }
     for (int i = 0; i < e->nallocatable; i++) {
-        sbf(what, " allocatable[%s]=%s", e->allocatable[i].key, e->allocatable[i].value ? e->allocatable[i].value : "null");
         ok &= res_matches(r, &n->allocatable, &e->allocatable[i], d, "allocatable");
     }
     for (int i = 0; i < e->ncapacity; i++) {
-        sbf(what, " capacity[%s]=%s", e->capacity[i].key, e->capacity[i].value ? e->capacity[i].value : "null");
         ok &= res_matches(r, &n->capacity, &e->capacity[i], d, "capacity");
     }
     for (int i = 0; i < e->nlabels; i++) {
         const struct gs_expect_kv *kv = &e->labels[i];
         const char *have = gs_labels_get(&n->labels, kv->key);
-        sbf(what, " labels[%s]=%s", kv->key, kv->value ? kv->value : "null");
         if (!str_eq(have, kv->value) || (!have) != (!kv->value)) {
             sbf(d, "label %s is %s; ", kv->key, have ? have : "absent");
             ok = false;
@@ -292,7 +253,6 @@ static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb 
         const struct gs_expect_kv *kv = &e->operands[i];
         bool known;
         const char *have = gs_bringup_run_operand_status(r, ni, kv->key, &known);
-        sbf(what, " operand[%s]=%s", kv->key, kv->value ? kv->value : "null");
         if (!known) {
             sbf(d, "operand %s is not modelled; ", kv->key);
             ok = false;
@@ -308,7 +268,7 @@ static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb 
 
 /* ------------------------------------------------------------------ objects and metrics */
 
-static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct sb *what, struct sb *d)
+static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
 {
     bool exists = false, rejected = false;
     const char *message = NULL;
@@ -336,21 +296,18 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
     }
     bool ok = true;
     if (e->has_exists) {
-        sbf(what, " exists %s", e->exists ? "true" : "false");
         if (exists != e->exists) {
             sbf(d, "%s; ", exists ? "exists" : "does not exist");
             ok = false;
         }
     }
     if (e->has_rejected) {
-        sbf(what, " rejected %s", e->rejected ? "true" : "false");
         if (rejected != e->rejected) {
             sbf(d, "%s; ", rejected ? "was rejected" : "was not rejected");
             ok = false;
         }
     }
     if (e->message) {
-        sbf(what, " message");
         if (!str_eq(message, e->message)) {
             sbf(d, "message is \"%s\", want \"%s\"; ", message ? message : "", e->message);
             ok = false;
@@ -366,11 +323,8 @@ static bool metric_ok(const struct gs_expect *e, double v)
     return (!e->has_equals || v == e->equals) && (!e->has_mmin || v >= e->mmin) && (!e->has_mmax || v <= e->mmax);
 }
 
-static bool eval_metric(struct gs_runner *r, const struct gs_expect *e, struct sb *what, struct sb *d)
+static bool eval_metric(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
 {
-    if (e->has_equals) sbf(what, " equals %g", e->equals);
-    if (e->has_mmin) sbf(what, " min %g", e->mmin);
-    if (e->has_mmax) sbf(what, " max %g", e->mmax);
     double v;
     struct gs_metrics now;
     gs_metrics_now(r, gs_engine_now(r->eng), &now);
@@ -405,32 +359,26 @@ static bool eval_metric(struct gs_runner *r, const struct gs_expect *e, struct s
 void gs_check_eval(struct gs_runner *r, int i)
 {
     struct gs_expect *e = &r->sc->expects[i];
-    struct sb what = {.n = 0}, d = {.n = 0};
-    char b1[32], b2[32];
-    sbf(&what, "%s", kind_name(e->kind));
-    if (e->kind == GS_EX_OBJECT)
-        sbf(&what, " %s/%s", e->obj_kind, e->name);
-    else if (e->kind != GS_EX_PODS)
-        sbf(&what, " %s", e->name);
-    if (e->has_at)
-        sbf(&what, " at %s", dur(e->at, b1, sizeof b1));
-    if (e->has_window)
-        sbf(&what, " from %s to %s", dur(e->from, b1, sizeof b1), dur(e->to, b2, sizeof b2));
-    sbf(&what, ":");
+    struct sb d = {.n = 0};
     bool pass = false;
     switch (e->kind) {
-    case GS_EX_POD: pass = eval_pod(r, e, &what, &d); break;
-    case GS_EX_PODS: pass = eval_pods(r, e, &what, &d); break;
-    case GS_EX_NODE: pass = eval_node(r, e, &what, &d); break;
-    case GS_EX_OBJECT: pass = eval_object(r, e, &what, &d); break;
-    case GS_EX_METRIC: pass = eval_metric(r, e, &what, &d); break;
-    case GS_EX_POD_GROUP: pass = eval_group(r, e, &what, &d); break;
+    case GS_EX_POD: pass = eval_pod(r, e, &d); break;
+    case GS_EX_PODS: pass = eval_pods(r, e, &d); break;
+    case GS_EX_NODE: pass = eval_node(r, e, &d); break;
+    case GS_EX_OBJECT: pass = eval_object(r, e, &d); break;
+    case GS_EX_METRIC: pass = eval_metric(r, e, &d); break;
+    case GS_EX_POD_GROUP: pass = eval_group(r, e, &d); break;
     }
     /* Drop a trailing "; " from the detail. */
     if (d.n >= 2 && d.buf[d.n - 2] == ';')
         d.buf[d.n -= 2] = '\0';
     e->checked = true;
     e->pass = pass;
-    e->what = gs_arena_strdup(&r->w->arena, what.buf);
+    /* The loader describes every check (gs_expect_describe); an expectation built by hand may not. */
+    if (!e->what) {
+        char what[GS_EXPECT_WHAT_MAX];
+        gs_expect_describe(e, what, sizeof what);
+        e->what = gs_arena_strdup(&r->w->arena, what);
+    }
     e->detail = gs_arena_strdup(&r->w->arena, d.buf);
 }

@@ -136,6 +136,7 @@ static void advertise_gpus(struct gs_runner *r, int ni)
     gs_labels_set(&n->labels, &r->w->arena, "nvidia.com/gpu.count", count);
     if (n->gpu_product)
         gs_labels_set(&n->labels, &r->w->arena, "nvidia.com/gpu.product", n->gpu_product);
+    gs_node_touch(r->w, ni); /* the scheduler caches labels and allocatable until touched */
     node_event(r, ni, "Label", "nvidia.com/gpu.present", "true");
     node_event(r, ni, "Label", "nvidia.com/gpu.count", count);
     if (n->gpu_product)
@@ -162,6 +163,7 @@ static int add_node(struct gs_runner *r, int pool)
     if (pl->nodes_per_rack > 0 && pl->rack_label)
         gs_labels_set(&n->labels, &r->w->arena, pl->rack_label,
                       gs_arena_printf(&r->w->arena, "%s-rack-%d", pl->name, idx / pl->nodes_per_rack));
+    gs_node_touch(r->w, ni);
     trace_err(r, gs_trace_node(r->trace, ni, n->name, pl->name, n->gpu_product, n->gpu_count));
     node_event(r, ni, "Joined", pl->name, n->kernel);
     if (n->gpu_count > 0 && n->schedulable_at < 0 && n->gpu_product == NULL)
@@ -682,6 +684,7 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
         if ((ni = event_node(r, se)) < 0)
             return;
         r->w->nodes[ni].unschedulable = se->kind == GS_SEV_CORDON;
+        gs_node_touch(r->w, ni);
         node_event(r, ni, "Cordon", NULL, se->kind == GS_SEV_CORDON ? "true" : "false");
         cluster_event(r, GS_CE_NODE_TAINT);
         break;
@@ -689,6 +692,7 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
         if ((ni = event_node(r, se)) < 0)
             return;
         r->w->nodes[ni].unschedulable = true;
+        gs_node_touch(r->w, ni);
         node_event(r, ni, "Cordon", NULL, "true");
         evict_node_pods(r, ni, true, "Evicted", "drained");
         cluster_event(r, GS_CE_NODE_TAINT);
@@ -698,6 +702,7 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
             return;
         evict_node_pods(r, ni, false, "Deleted", "node deleted");
         r->w->nodes[ni].exists = false;
+        gs_node_touch(r->w, ni);
         node_event(r, ni, "Deleted", NULL, NULL);
         break;
     case GS_SEV_ADD_NODES:
@@ -716,6 +721,7 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
                 gs_labels_del(&n->labels, se->set.kv[i].key);
             node_event(r, ni, "Label", se->set.kv[i].key, se->set.kv[i].value);
         }
+        gs_node_touch(r->w, ni);
         cluster_event(r, GS_CE_NODE_LABEL);
         gs_bringup_run_labels_changed(r, ni);
         break;

@@ -93,8 +93,8 @@ struct gs_catalog {
     int nprofiles;
 };
 
-/* Product by GFD product string (exact); NULL when unknown (scenarios may name products
- * outside the catalog: they then get only the labels that need no catalog facts). */
+/* Product by GFD product string (exact); NULL when unknown (the scenario loader refuses a node
+ * pool whose gpu.product is not in the catalog; spec.catalog.gpus can add one). */
 const struct gs_gpu_product *gs_catalog_product(const struct gs_catalog *c, const char *product);
 /* Timing profile by name; NULL when unknown. */
 const struct gs_timing_profile *gs_catalog_profile(const struct gs_catalog *c, const char *name);

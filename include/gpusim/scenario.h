@@ -9,6 +9,7 @@
 #define GPUSIM_SCENARIO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gpusim/bringup.h"
@@ -119,19 +120,37 @@ struct gs_expect {
     bool has_rejected;
     bool rejected;
     const void *obj_status; /* object: `status:` to subset-match, a const struct gs_ynode * (arena,
-                             * sim/scenario/yaml.h); NULL when not given */
-    const void *obj_spec;   /* object: `spec:`, the same way */
+                             * sim/scenario/yaml.h). Always NULL for now: sim/check.c does not
+                             * compare it yet, so the loader refuses `status:` ("not supported
+                             * yet") rather than let the check pass unchecked */
+    const void *obj_spec;   /* object: `spec:`, the same way (also refused for now) */
     /* metric */
     bool has_equals;
     double equals;
     bool has_mmin, has_mmax;
     double mmin, mmax;
+    /* the line gpusim run prints, set by the loader (gs_expect_describe) */
+    const char *what;       /* e.g. "pod trainer-b-0 at 10m0s: phase Pending" (arena) */
     /* result, filled by the checker */
-    const char *what;       /* one-line description, e.g. "pod trainer-b-0 phase Pending at 10m" */
     bool checked;
     bool pass;
     const char *detail;     /* what was seen (arena) */
 };
+
+/* Longest description gs_expect_describe writes in full (bytes, NUL included). */
+#define GS_EXPECT_WHAT_MAX 4096
+
+/* The one-line description of check `e` that `gpusim run` prints with PASS or FAIL (the loader
+ * sets e->what to it, so a run interrupted before the check still names it; sim/check.c uses
+ * it too): the kind and name, the time, a colon, then what is checked, e.g.
+ *   pod job-2 at 11m20s: phase Running
+ *   pods: {phase: Succeeded, workload: train} count 4
+ *   node h100-0 at 2m0s: allocatable[nvidia.com/gpu]=8
+ *   object Job/multi-gpu-test at 1m0s: rejected true message
+ *   metric gpusAllocated from 10m0s to 1h0m0s: max 16
+ * Writes at most `n` bytes including the NUL (`buf` may be NULL when n is 0); returns the length
+ * it wanted, like snprintf. */
+int gs_expect_describe(const struct gs_expect *e, char *buf, size_t n);
 
 /* ---------------------------------------------------------------- the scenario */
 

@@ -169,7 +169,16 @@ struct gs_sched;
 /* Create a scheduler over `w` (borrowed: it must outlive the scheduler; the scheduler never
  * writes to it) with a copy of `cfg`. `rng` (borrowed) supplies the tie-break stream
  * (GS_STREAM_TIEBREAK: selectHost ties and the preemption dry-run offset); NULL behaves as
- * cfg.tiebreak_first. NULL when out of memory. */
+ * cfg.tiebreak_first. NULL when out of memory.
+ *
+ * Between cycles the scheduler keeps copies of node data and per-template filter results
+ * (models/sched/cache.c), brought up to date from the world's node-change log at each cycle.
+ * Pods placed or removed through gs_world_assign/unassign and nodes added through
+ * gs_world_add_node are logged; any other change to an existing node (labels, taints,
+ * unschedulable or exists flag, capacity, allocatable) must be followed by gs_node_touch
+ * (world.h) before the next cycle. Pod templates must not change while the scheduler lives.
+ * Debug builds (no NDEBUG) check every cached value against the world and abort with a
+ * GS_ASSERT on a missed touch. */
 struct gs_sched *gs_sched_new(const struct gs_world *w, const struct gs_sched_config *cfg,
                               struct gs_rng *rng);
 /* Free `s` and everything it owns (NULL is fine). */
@@ -182,7 +191,11 @@ const struct gs_sched_config *gs_sched_get_config(const struct gs_sched *s);
  * and the PostFilter (DynamicResources "no new claims to deallocate" from 1.34, DefaultPreemption
  * dry run). Does not modify the world: the caller assumes/binds the pod, or evicts the victims
  * and sets the nomination. Out of memory while growing scratch space gives node -1 and the
- * message "scheduler: out of memory". */
+ * message "scheduler: out of memory".
+ * Cost: a cycle that binds walks the nodes from nextStartNodeIndex until enough fit; a cycle
+ * that fails for a template that failed before costs O(nodes changed since) plus the dry run
+ * on nodes holding lower-priority pods, and returns the same message text (same pointer) as
+ * long as nothing it depends on changed. */
 void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out);
 
 /* Tell the scheduler that pod `p` carries a nominatedNodeName set outside gs_sched_cycle (the

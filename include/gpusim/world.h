@@ -36,6 +36,14 @@ void gs_arena_free(struct gs_arena *a);
 enum { GS_RES_CPU = 0, GS_RES_MEMORY = 1, GS_RES_PODS = 2, GS_RES_EPHEMERAL = 3, GS_RES_FIXED = 4 };
 #define GS_RES_MAX 48
 
+/* The largest resource amount gpusim accepts, in its units (cpu millicores, memory,
+ * ephemeral-storage and hugepages bytes, other resources counts): 2^50 = 1125899906842624, that
+ * is 1Pi of memory or about 1.1e12 cpu cores. The scheduler's scores compute (requested +
+ * request) x 100 in int64 (noderesources), which stays far from overflow below this bound. The
+ * loader refuses a larger node capacity or reserved amount and a larger pod request or limit
+ * (each container's, and the pod's sum), so no amount in a gs_resvec exceeds it. */
+#define GS_QUANTITY_MAX (INT64_C(1) << 50)
+
 /* A vector over the interned resources: cpu in millicores, memory in bytes, others counts. */
 struct gs_resvec {
     int64_t v[GS_RES_MAX];
@@ -180,9 +188,9 @@ struct gs_node {
      * run knows in O(1) when a node holds no pod of lower priority than the preemptor. */
     int32_t min_prio;
     int nmin_prio;
-    /* Generation of what the scheduler's static filters read (labels, taints, the
-     * unschedulable flag): bumped by gs_node_touch. The scheduler caches per-node filter
-     * results against it. */
+    /* Generation of the node's state outside its pods (labels, taints, unschedulable and exists
+     * flags, capacity, allocatable): starts at 1, bumped by gs_node_touch. The scheduler keeps
+     * per-node filter results against it. */
     uint32_t gen;
 };
 
@@ -371,9 +379,11 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
 int gs_world_add_pod(struct gs_world *w, const char *name, int wl, const struct gs_pod_template *tmpl,
                      gs_time now);
 
-/* Account pod `p` on node `n` (requested, nonzero, npods, node pod list). */
+/* Account pod `p` on node `n` (requested, nonzero, npods, node pod list, min_prio) and log a
+ * node change. */
 void gs_world_assign(struct gs_world *w, int p, int n);
-/* Undo gs_world_assign. */
+/* Undo gs_world_assign (a no-op for a pod bound nowhere). min_prio is recomputed by walking the
+ * node's pods only when the last pod of the lowest priority leaves. */
 void gs_world_unassign(struct gs_world *w, int p);
 
 /* Record that node `n` changed outside gs_world_assign/unassign: its labels, taints,

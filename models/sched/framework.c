@@ -7,6 +7,12 @@
  * Upstream runs filters and scores in 16 goroutines; gpusim walks the nodes sequentially from
  * nextStartNodeIndex, in snapshot (node index) order, and stops at the numFeasibleNodesToFind-th
  * feasible node, which is the deterministic reading of the same algorithm.
+ *
+ * Fast path (cache.c keeps the data): the walk reads flat copies of the node data and the
+ * static filters' cached verdicts; a node's status only updates reason counters (no text per
+ * node). A cycle in which no node fits visits every node, so its outcome does not depend on the
+ * walk's order: when the template's summary says no node fits, the cycle takes its statuses and
+ * counts from the summary instead of walking, and reuses the message built from the same sums.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,9 @@
  * preceded by " " and followed by "."; then " " and the PostFilter message (no added period).
  * The same builder renders the nested "preemption: 0/N nodes are available: ..." text.
  *
- * Reasons are kept as (kind, argument) until rendering; only then are the "Insufficient <res>"
- * and taint texts produced, once per distinct reason.
+ * Reasons are counted as they are found (struct gs_hcount: per reason kind, per insufficient
+ * resource, per named taint), so nothing is formatted per node; the "<count> <reason>" texts are
+ * produced once per distinct reason when the message is built.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -20,6 +20,12 @@
  *   victims, then latest earliest start time among the highest-priority victims, then first in
  *   the dry-run order (upstream walks a Go map there: random). gpusim has no
  *   PodDisruptionBudgets, so the PDB rules never decide.
+ *
+ * Cost: a node's lowest pod priority (gs_node.min_prio, kept by the world) says in O(1) that it
+ * has no victims; when no potential node has any, the dry run cannot find a candidate and would
+ * visit every potential node, so its statuses ("No preemption victims", one per node) are
+ * counted without visiting them (the offset is still drawn). The statuses are kept only as
+ * reason counts (s->ph) for the text.
  */
 #include <string.h>
 

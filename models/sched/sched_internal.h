@@ -1,10 +1,11 @@
-/* gpusim internal: state shared by the scheduler's files (framework.c, message.c,
+/* gpusim internal: state shared by the scheduler's files (framework.c, cache.c, message.c,
  * preemption.c, filters/, scores/). Not a public header.
  *
  * A filter result is kept as a compact record (struct gs_fstat): the plugin, the code and what
  * failed (a reason kind, the taint, a bitmask of insufficient resources). Reason strings are
  * only produced when a FailedScheduling message or a gs_node_status is built, so the hot loop
- * never formats text.
+ * never formats text. What the scheduler keeps between cycles (node copies, static verdicts,
+ * template summaries) is described in cache.c.
  */
 #ifndef GPUSIM_SCHED_INTERNAL_H
 #define GPUSIM_SCHED_INTERNAL_H

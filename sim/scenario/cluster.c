@@ -5,13 +5,15 @@
  * capacity.cpu and capacity.memory are required; capacity.pods defaults to 110 (the kubelet's
  * maxPods); ephemeral-storage and extended resources default to absent (0). nvidia.com/gpu is
  * never in a pool's capacity: the run loop advertises `gpu.count` when the device plugin
- * registers.
+ * registers. Every amount must be at most GS_QUANTITY_MAX (2^50 in those units: 1Pi of memory,
+ * about 1.1e12 cores).
  *
  * hostDriver {version, kernels} (gpusim's key, SCENARIO.md "host: the node image's driver"): the
  * NVIDIA driver the node image ships, used when the operator does not install one. `version` is
  * required ("550.90.07"); `kernels` lists the kernels it has modules for and defaults to the
  * pool's `kernel` (an image's driver is built for the image's kernel), so a kernelPatch to any
  * other kernel breaks it; list every kernel the image's DKMS will rebuild for to keep it working. */
+#include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -64,6 +66,8 @@ static int decode_resources(struct gs_ydec *d, const struct gs_ynode *m, const c
         if (idx < 0)
             return gs_y_error(d, k, "too many distinct resources (gpusim supports %d)", GS_RES_MAX);
         v->v[idx] = idx == GS_RES_CPU ? gs_quantity_milli(&q) : gs_quantity_value(&q);
+        if ((rc = gs_scn_check_amount(d, val, p, name, v->v[idx])))
+            return rc;
         seen[idx] = true;
     }
     return 0;
@@ -289,6 +293,65 @@ int gs_scn_cluster(struct gs_ydec *d, const struct gs_ynode *map, struct gs_scen
             }
         }
         w->npools++;
+    }
+    return 0;
+}
+
+static bool iprefix(const char *pre, const char *s)
+{
+    for (; *pre; pre++, s++)
+        if (tolower((unsigned char)*pre) != tolower((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* A product name is often written shortened or lengthened ("NVIDIA-H100-80GB" for
+ * NVIDIA-H100-80GB-HBM3, "Tesla-T4-16GB"): prefer the catalog product one is a prefix of (the
+ * closest in length), then the nearest by edit distance. */
+static const char *product_suggestion(const char *product, const char *const *names)
+{
+    const char *best = NULL;
+    size_t len = strlen(product), best_diff = SIZE_MAX;
+    for (int i = 0; names[i]; i++) {
+        size_t l = strlen(names[i]);
+        if (len < 4 || l < 4 || !(len <= l ? iprefix(product, names[i]) : iprefix(names[i], product)))
+            continue;
+        size_t diff = len > l ? len - l : l - len;
+        if (diff < best_diff) {
+            best = names[i];
+            best_diff = diff;
+        }
+    }
+    return best ? best : gs_y_suggest(product, names);
+}
+
+int gs_scn_cluster_products(struct gs_ydec *d, const struct gs_ynode *map, const struct gs_scenario *sc)
+{
+    const struct gs_ynode *seq = gs_y_get(map, "nodePools");
+    const struct gs_world *w = &sc->world;
+    for (int i = 0; i < w->npools && seq && i < seq->n; i++) {
+        const char *product = w->pools[i].gpu_product;
+        if (!product || gs_catalog_product(&sc->catalog, product))
+            continue;
+        const struct gs_ynode *n = gs_y_get(gs_y_get(seq->items[i], "gpu"), "product");
+        const char **names = gs_arena_alloc(d->arena, sizeof *names * (size_t)(sc->catalog.nproducts + 1));
+        if (!names)
+            return gs_error_set(d->err, GS_ENOMEM, n ? n->file : "", n ? n->line : 0, n ? n->col : 0,
+                                "out of memory");
+        for (int j = 0; j < sc->catalog.nproducts; j++)
+            names[j] = sc->catalog.products[j].product;
+        names[sc->catalog.nproducts] = NULL;
+        const char *near = product_suggestion(product, names);
+        if (near)
+            return gs_y_error(d, n,
+                              "unknown GPU product '%.80s' at spec.cluster.nodePools[%d].gpu.product (did you "
+                              "mean '%s'?); spec.catalog.gpus can add a product to the catalog",
+                              product, i, near);
+        return gs_y_error(d, n,
+                          "unknown GPU product '%.80s' at spec.cluster.nodePools[%d].gpu.product: it is not in the "
+                          "catalog (models/catalog/gpus.yaml, e.g. NVIDIA-H100-80GB-HBM3, NVIDIA-A100-SXM4-80GB, "
+                          "NVIDIA-L4, Tesla-T4); spec.catalog.gpus can add it",
+                          product, i);
     }
     return 0;
 }

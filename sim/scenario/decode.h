@@ -17,6 +17,10 @@ int gs_scn_objects(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scen
  * and ephemeral-storage in bytes; capacity.cpu and .memory required, pods defaults to 110;
  * nvidia.com/gpu is refused in capacity (the run loop advertises gpu.count). */
 int gs_scn_cluster(struct gs_ydec *d, const struct gs_ynode *map, struct gs_scenario *sc);
+/* After the catalog is loaded (sc->catalog, with spec.catalog applied): every pool's
+ * gpu.product must be a product of the catalog; an unknown one is an error at the product node
+ * of `map` (spec.cluster) with a suggestion and a hint that spec.catalog.gpus can add it. */
+int gs_scn_cluster_products(struct gs_ydec *d, const struct gs_ynode *map, const struct gs_scenario *sc);
 /* spec.versions (may be NULL): gpu-operator v25.3.0 (default), v23.9.2 or v1.5.2 into
  * sc->gpu_operator_version; any other add-on or release is "not supported yet". */
 int gs_scn_versions(struct gs_ydec *d, const struct gs_ynode *map, struct gs_scenario *sc);
@@ -40,7 +44,9 @@ int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sc
 int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc);
 /* spec.events. */
 int gs_scn_events(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc);
-/* spec.expect. */
-int gs_scn_expect(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc);
+/* spec.expect. `horizon_source` names where sc->horizon comes from ("spec.horizon" or
+ * "--horizon"; NULL without a horizon): a check whose `at` (or metric `from`/`to`) is after the
+ * horizon is an error at that node. Each entry's `what` is set (gs_expect_describe). */
+int gs_scn_expect(struct gs_ydec *d, const struct gs_ynode *seq, const char *horizon_source, struct gs_scenario *sc);
 
 #endif

@@ -3,12 +3,13 @@
  *
  * Defaults: seed 1; horizon unset (GS_TIME_MAX, has_horizon false; 0 is refused);
  * kubernetesVersion "1.34" (accepted: "1.28".."1.35", also "v1.34", "1.34.2" and a plain YAML
- * number as written, e.g. 1.30 -> 30); sampleInterval 60s (must be > 0); startLatency 0s;
+ * number as written, e.g. 1.30 -> 30); sampleInterval 60s (at least 1s); startLatency 0s;
  * featureGates: only DynamicResourceAllocation (default: on from 1.34) — any other gate is "not
  * supported yet"; admission "podByPod"; the scheduler config is gs_sched_config_default for
  * the release even without spec.scheduler. versions: only gpu-operator (operator.c). The catalog
  * (models/catalog via gs_catalog_default_dir, then spec.catalog) is loaded when a pool has GPUs
- * or spec.operator or spec.catalog is given; sc->op starts from gs_operator_config_defaults with
+ * or spec.operator or spec.catalog is given, and every pool's gpu.product must then be in it;
+ * sc->op starts from gs_operator_config_defaults with
  * op.enabled false unless spec.operator is given. metadata.name is
  * required and must be a DNS-1123 label; metadata takes only name and description.
  *
@@ -449,9 +450,11 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
             return gs_y_error(d, n, "spec.horizon must be positive, got %s", n->text);
         sc->has_horizon = true;
     }
+    const char *horizon_source = sc->has_horizon ? "spec.horizon" : NULL;
     if (horizon_override >= 0) {
         sc->horizon = horizon_override;
         sc->has_horizon = true;
+        horizon_source = "--horizon";
     }
 
     sc->k8s_minor = GS_SCN_DEFAULT_MINOR;
@@ -462,8 +465,9 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
     if ((n = gs_y_get(spec, "sampleInterval"))) {
         if ((rc = gs_y_duration(d, n, "spec.sampleInterval", false, &sc->sample_interval)))
             return rc;
-        if (sc->sample_interval == 0)
-            return gs_y_error(d, n, "spec.sampleInterval must be positive, got %s", n->text);
+        /* A finer period only makes the trace huge (a sample row per pool each time). */
+        if (sc->sample_interval < GS_SEC(1))
+            return gs_y_error(d, n, "spec.sampleInterval must be at least 1s, got %.60s", n->text);
     }
     sc->start_latency = 0;
     if ((n = gs_y_get(spec, "startLatency")) &&
@@ -509,6 +513,8 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
         if (cat && (rc = gs_scn_catalog(d, cat, sc)))
             return rc;
     }
+    if (gpus && (rc = gs_scn_cluster_products(d, gs_y_get(spec, "cluster"), sc)))
+        return rc;
     if (op && (rc = gs_scn_operator(d, op, sc)))
         return rc;
     if ((sec = opt_section(spec, "scheduler")) && (rc = gs_scn_scheduler(d, sec, sc)))
@@ -520,7 +526,7 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
         ((rc = gs_y_want_seq(d, sec, "spec.events")) || (rc = gs_scn_events(d, sec, sc))))
         return rc;
     if ((sec = opt_section(spec, "expect")) &&
-        ((rc = gs_y_want_seq(d, sec, "spec.expect")) || (rc = gs_scn_expect(d, sec, sc))))
+        ((rc = gs_y_want_seq(d, sec, "spec.expect")) || (rc = gs_scn_expect(d, sec, horizon_source, sc))))
         return rc;
     return 0;
 }

@@ -24,6 +24,34 @@ char *gs_scn_path(char *buf, const char *fmt, ...)
     return buf;
 }
 
+/* gpusim's unit for resource `name`, and what the bound means in it. */
+static void amount_unit(const char *name, const char **unit, const char **meaning)
+{
+    if (strcmp(name, "cpu") == 0) {
+        *unit = " millicores";
+        *meaning = "about 1.1e12 cores";
+    } else if (strcmp(name, "memory") == 0 || strcmp(name, "ephemeral-storage") == 0 ||
+               strncmp(name, "hugepages-", 10) == 0) {
+        *unit = " bytes";
+        *meaning = "1Pi";
+    } else {
+        *unit = "";
+        *meaning = "about 1.1e15";
+    }
+}
+
+int gs_scn_check_amount(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *name,
+                        int64_t v)
+{
+    if (v <= GS_QUANTITY_MAX)
+        return 0;
+    const char *unit, *meaning;
+    amount_unit(name, &unit, &meaning);
+    return gs_y_error(d, n, "%s: %.60s is %lld%s, more than gpusim supports (at most %lld%s, 2^50: %s)", path,
+                      n && n->type == GS_Y_SCALAR ? n->text : "the amount", (long long)v, unit,
+                      (long long)GS_QUANTITY_MAX, unit, meaning);
+}
+
 /* Absent, null or the empty string: what Go's zero value means for an optional string. */
 static bool unset(const struct gs_ynode *v)
 {
@@ -295,6 +323,12 @@ static int check_resource_name(struct gs_ydec *d, const struct gs_ynode *k, cons
     return 0;
 }
 
+/* A quantity in gpusim's units: millicores for cpu, else Quantity.Value. */
+static int64_t amount(int r, const struct gs_quantity *q)
+{
+    return r == GS_RES_CPU ? gs_quantity_milli(q) : gs_quantity_value(q);
+}
+
 static int res_list(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
                     struct gs_res_entry **out, int **idx, int *n)
 {
@@ -325,6 +359,8 @@ static int res_list(struct gs_ydec *d, const struct gs_ynode *m, const char *pat
         if (r < 0)
             return gs_y_error(d, k, "too many resource names: a scenario may use at most %d (%s is one too many)",
                               GS_RES_MAX, k->text);
+        if ((rc = gs_scn_check_amount(d, v, p, k->text, amount(r, &e->q))))
+            return rc;
         (*idx)[i] = r;
     }
     *n = m->n;
@@ -337,11 +373,6 @@ static int64_t sat_add(int64_t a, int64_t b)
     if (__builtin_add_overflow(a, b, &r))
         return b > 0 ? INT64_MAX : INT64_MIN;
     return r;
-}
-
-static int64_t amount(int r, const struct gs_quantity *q)
-{
-    return r == GS_RES_CPU ? gs_quantity_milli(q) : gs_quantity_value(q);
 }
 
 static int64_t max64(int64_t a, int64_t b)
@@ -507,6 +538,22 @@ static int containers(struct gs_ydec *d, const struct gs_ynode *spec, struct gs_
     }
     pod_requests(d->world, cs, nc, t);
     t->ncontainers = regular->n;
+    /* Each amount is within GS_QUANTITY_MAX; so must the pod's sums be. */
+    for (int r = 0; r < d->world->res.n; r++) {
+        const char *rn = d->world->res.names[r];
+        for (int l = 0; l < 2; l++) {
+            int64_t v = l ? t->limits.v[r] : t->requests.v[r];
+            if (v <= GS_QUANTITY_MAX)
+                continue;
+            const char *unit, *meaning;
+            amount_unit(rn, &unit, &meaning);
+            return gs_y_error(d, regular,
+                              "%s.containers: the pod's %s %s add up to %lld%s, more than gpusim supports "
+                              "(at most %lld%s, 2^50: %s)",
+                              c->path, rn, l ? "limits" : "requests", (long long)v, unit, (long long)GS_QUANTITY_MAX,
+                              unit, meaning);
+        }
+    }
 
     struct gs_container_res *vr = gs_arena_alloc(d->arena, sizeof *vr * (size_t)nc);
     if (!vr)

@@ -66,6 +66,13 @@ int gs_scn_node_pool(const struct gs_world *w, const char *node);
 int gs_scn_check_node_name(struct gs_ydec *d, const struct gs_ynode *n, const char *path,
                            const char *node);
 
+/* Refuse an amount of resource `name` above GS_QUANTITY_MAX: `v` in gpusim's units (cpu
+ * millicores, memory / ephemeral-storage / hugepages-* bytes, others counts), `n` the quantity's
+ * node (its text is quoted), `path` where it is. "<path>: <text> is <v> <unit>, more than gpusim
+ * supports (at most <GS_QUANTITY_MAX> <unit>, 2^50: ...)". Returns 0 when v is within the bound. */
+int gs_scn_check_amount(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *name,
+                        int64_t v);
+
 /* snprintf into `buf` (size GS_SCN_PATH) without truncation warnings; returns buf. */
 #define GS_SCN_PATH 320
 char *gs_scn_path(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

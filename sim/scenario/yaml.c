@@ -16,6 +16,11 @@
 /* Expanded node limit: aliases are shared, not copied, but a decoder walks the expanded
  * tree, so "billion laughs" documents are refused here. */
 #define GS_YAML_MAX_NODES 1000000
+/* Mappings and sequences open inside each other. A scenario needs about 15 levels (a Job's
+ * affinity terms); libyaml's scanner costs O(depth) per token (its simple-key stack), so a file
+ * of 200000 '[' took 135 s to reject. libyaml produces the start events as it reads the
+ * brackets, so stopping at the first event beyond the limit keeps the cost linear. */
+#define GS_YAML_MAX_DEPTH 100
 
 /* ------------------------------------------------------------------ tree building */
 
@@ -361,6 +366,9 @@ static int handle_event(struct builder *b, yaml_event_t *ev)
         n = new_node(b, map ? GS_Y_MAP : GS_Y_SEQ, ev->start_mark);
         if (!n)
             return nomem(b);
+        if (b->depth >= GS_YAML_MAX_DEPTH)
+            return berr(b, GS_EINVAL, n->line, n->col, "invalid YAML: nesting deeper than %d levels of mappings and "
+                        "sequences", GS_YAML_MAX_DEPTH);
         if ((rc = count_nodes(b, 1, n)))
             return rc;
         return push(b, n, map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor);

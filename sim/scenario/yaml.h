@@ -47,6 +47,8 @@ struct gs_ynode {
  *   invalid YAML: undefined alias '*x'
  *   invalid YAML: mapping keys must be scalars, not a mapping
  *   invalid YAML: more than 1000000 nodes after expanding aliases
+ *   invalid YAML: nesting deeper than 100 levels of mappings and sequences (at the first node
+ *     too deep; checked as libyaml reads, so a file of '[' is refused at once)
  *   empty file: expected a YAML document
  *   several YAML documents in one file: a scenario is a single document (remove the '---' separator)
  * Aliases share the anchored node (not copied): treat the tree as read-only (load.c copies

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gpusim/scenario.h"
@@ -56,6 +57,9 @@ static void good(const char *text)
     int rc = load(text);
     cr_assert_eq(rc, 0, "%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
 }
+
+/* Load `text` from a file with --set arguments (below). */
+static int load_file_sets(const char *text, const char *const *sets, int n);
 
 TestSuite(scenario, .fini = fini);
 
@@ -385,6 +389,118 @@ Test(scenario, bad_quantity)
         "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
 }
 
+/* Amounts above GS_QUANTITY_MAX (2^50 in gpusim's units) would overflow the scheduler's scores. */
+Test(scenario, quantity_above_the_bound)
+{
+    good(HEAD "  cluster:\n"
+              "    nodePools:\n"
+              "    - {name: big, count: 1,\n"
+              "       capacity: {cpu: \"1125899906842624m\", memory: 1Pi, pods: \"1125899906842624\"}}\n");
+    cr_assert_eq(sc.world.pools[0].capacity.v[GS_RES_MEMORY], GS_QUANTITY_MAX);
+    cr_assert_eq(sc.world.pools[0].capacity.v[GS_RES_CPU], GS_QUANTITY_MAX);
+    gs_scenario_free(&sc);
+    bad(HEAD "  cluster:\n"
+             "    nodePools:\n"
+             "    - name: h100\n"
+             "      count: 2\n"
+             "      capacity: {cpu: \"96\", memory: 2Pi}\n",
+        GS_EINVAL, 10, 37,
+        "spec.cluster.nodePools[0].capacity.memory: 2Pi is 2251799813685248 bytes, more than gpusim supports "
+        "(at most 1125899906842624 bytes, 2^50: 1Pi)");
+    bad(HEAD "  cluster:\n"
+             "    nodePools:\n"
+             "    - name: h100\n"
+             "      count: 2\n"
+             "      capacity: {cpu: 1e13, memory: 1Ti}\n",
+        GS_EINVAL, 10, 23,
+        "spec.cluster.nodePools[0].capacity.cpu: 1e13 is 10000000000000000 millicores, more than gpusim supports "
+        "(at most 1125899906842624 millicores, 2^50: about 1.1e12 cores)");
+    bad(HEAD "  cluster:\n"
+             "    nodePools:\n"
+             "    - name: h100\n"
+             "      count: 2\n"
+             "      capacity: {cpu: \"96\", memory: 1Ti, example.com/fpga: 1e300}\n",
+        GS_EINVAL, 10, 60,
+        "spec.cluster.nodePools[0].capacity.example.com/fpga: 1e300 is 9223372036854775807, more than gpusim "
+        "supports (at most 1125899906842624, 2^50: about 1.1e15)");
+    bad(HEAD "  cluster:\n"
+             "    nodePools:\n"
+             "    - name: h100\n"
+             "      count: 2\n"
+             "      capacity: {cpu: \"96\", memory: 1Ti, pods: 2e15}\n",
+        GS_EINVAL, 10, 48,
+        "spec.cluster.nodePools[0].capacity.pods: 2e15 is 2000000000000000, more than gpusim supports (at most "
+        "1125899906842624, 2^50: about 1.1e15)");
+    bad(HEAD "  cluster:\n"
+             "    nodePools:\n"
+             "    - name: h100\n"
+             "      count: 2\n"
+             "      capacity: {cpu: \"96\", memory: 1Ti}\n"
+             "      reserved: {ephemeral-storage: 9Ei}\n",
+        GS_EINVAL, 11, 37,
+        "spec.cluster.nodePools[0].reserved.ephemeral-storage: 9Ei is 9223372036854775807 bytes, more than gpusim "
+        "supports (at most 1125899906842624 bytes, 2^50: 1Pi)");
+}
+
+Test(scenario, sample_interval_at_least_one_second)
+{
+    good(HEAD "  sampleInterval: 1s\n" CLUSTER);
+    cr_assert_eq(sc.sample_interval, GS_SEC(1));
+    gs_scenario_free(&sc);
+    bad(HEAD "  sampleInterval: 1us\n" CLUSTER, GS_EINVAL, 6, 19, "spec.sampleInterval must be at least 1s, got 1us");
+    bad(HEAD "  sampleInterval: 999ms\n" CLUSTER, GS_EINVAL, 6, 19,
+        "spec.sampleInterval must be at least 1s, got 999ms");
+    bad(HEAD "  sampleInterval: 0s\n" CLUSTER, GS_EINVAL, 6, 19, "spec.sampleInterval must be at least 1s, got 0s");
+    /* --set goes through the same rule */
+    const char *sets[] = {"sampleInterval=1us"};
+    int rc = load_file_sets(HEAD CLUSTER, sets, 1);
+    cr_assert_eq(rc, GS_EINVAL);
+    cr_assert_str_eq(err.file, "--set");
+    cr_assert_eq(err.line, 1);
+    cr_assert_eq(err.col, 16);
+    cr_assert_str_eq(err.msg, "spec.sampleInterval must be at least 1s, got 1us");
+}
+
+Test(scenario, gpu_product_from_the_catalog)
+{
+    bad(HEAD "  cluster:\n"
+             "    nodePools:\n"
+             "    - name: h100\n"
+             "      count: 2\n"
+             "      gpu: {product: NVIDIA-H100-80GB, count: 8}\n"
+             "      capacity: {cpu: \"96\", memory: 1Ti}\n",
+        GS_EINVAL, 10, 22,
+        "unknown GPU product 'NVIDIA-H100-80GB' at spec.cluster.nodePools[0].gpu.product (did you mean "
+        "'NVIDIA-H100-80GB-HBM3'?); spec.catalog.gpus can add a product to the catalog");
+    bad(HEAD "  cluster:\n"
+             "    nodePools:\n"
+             "    - {name: cpu, count: 1, capacity: {cpu: \"8\", memory: 1Gi}}\n"
+             "    - {name: x, count: 1, gpu: {product: Acme-Tensor-9000, count: 1}, "
+             "capacity: {cpu: \"8\", memory: 1Gi}}\n",
+        GS_EINVAL, 9, 42,
+        "unknown GPU product 'Acme-Tensor-9000' at spec.cluster.nodePools[1].gpu.product: it is not in the catalog "
+        "(models/catalog/gpus.yaml, e.g. NVIDIA-H100-80GB-HBM3, NVIDIA-A100-SXM4-80GB, NVIDIA-L4, Tesla-T4); "
+        "spec.catalog.gpus can add it");
+    bad(HEAD "  cluster:\n"
+             "    nodePools:\n"
+             "    - {name: t4, count: 1, gpu: {product: tesla-t4-16gb, count: 1}, "
+             "capacity: {cpu: \"8\", memory: 1Gi}}\n",
+        GS_EINVAL, 8, 43,
+        "unknown GPU product 'tesla-t4-16gb' at spec.cluster.nodePools[0].gpu.product (did you mean 'Tesla-T4'?); "
+        "spec.catalog.gpus can add a product to the catalog");
+    /* spec.catalog.gpus adds one */
+    good(HEAD "  catalog:\n"
+              "    gpus:\n"
+              "    - {product: A100-SXM4-40GB, nvmlName: A100-SXM4-40GB, memoryMiB: 40960,\n"
+              "       computeCapability: \"8.0\",\n"
+              "       family: ampere, migCapable: true, typicalPerNode: 8, architecture: Ampere, brand: Nvidia}\n"
+              "  cluster:\n"
+              "    nodePools:\n"
+              "    - {name: old, count: 1, gpu: {product: A100-SXM4-40GB, count: 8}, "
+              "capacity: {cpu: \"8\", memory: 1Gi}}\n");
+    cr_assert_str_eq(sc.world.pools[0].gpu_product, "A100-SXM4-40GB");
+}
+
 Test(scenario, missing_required_field)
 {
     bad(HEAD "  cluster:\n"
@@ -639,6 +755,30 @@ Test(scenario, set_overrides_seed_and_horizon_flags)
     cr_assert_eq(sc.horizon, GS_SEC(10));
 }
 
+Test(scenario, check_after_the_horizon_flag)
+{
+    /* --horizon is the horizon the checks must fit in */
+    memset(&err, 0, sizeof err);
+    strcpy(tmp_path, "/tmp/gpusim-test-XXXXXX");
+    int fd = mkstemp(tmp_path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(HEAD "  horizon: 1h\n" CLUSTER "  expect:\n  - {node: h100-0, at: 30m, schedulable: true}\n", f);
+    fclose(f);
+    int rc = gs_scenario_load(tmp_path, NULL, 0, -1, GS_MIN(10), &sc, &err);
+    cr_assert_eq(rc, GS_EINVAL, "%s", err.msg);
+    cr_assert_str_eq(err.msg, "spec.expect[0]: at 30m is after the horizon 10m0s (--horizon): the run ends before it");
+    cr_assert_eq(err.line, 14);
+    cr_assert_eq(err.col, 24);
+    rc = gs_scenario_load(tmp_path, NULL, 0, -1, GS_MIN(30), &sc, &err);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    cr_assert_str_eq(sc.expects[0].what, "node h100-0 at 30m0s: schedulable true");
+    gs_scenario_free(&sc);
+    rc = gs_scenario_load(tmp_path, NULL, 0, -1, -1, &sc, &err);
+    unlink(tmp_path);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+}
+
 Test(scenario, set_errors)
 {
     const char *s1[] = {"seed=7", "cluster.nodePools.count=8"};
@@ -760,6 +900,49 @@ Test(yaml, positions_and_scalars)
     int64_t iv;
     cr_assert_eq(gs_y_int(&dec, gs_y_get(r, "a"), "a", 2, 5, &iv), GS_EINVAL);
     cr_assert_str_eq(e.msg, "a must be between 2 and 5, got 1");
+    gs_arena_free(&a);
+}
+
+/* libyaml's scanner costs O(depth) per token: deep nesting is refused as it is read. */
+Test(yaml, nesting_depth_limit)
+{
+    static char text[300000];
+    struct gs_arena a = {0};
+    struct gs_error e = {0};
+    struct gs_ynode *r;
+    /* 100 levels: the root mapping and 99 sequences */
+    size_t n = (size_t)snprintf(text, sizeof text, "a: ");
+    for (int i = 0; i < 99; i++)
+        text[n++] = '[';
+    for (int i = 0; i < 99; i++)
+        text[n++] = ']';
+    text[n++] = '\n';
+    text[n] = '\0';
+    cr_assert_eq(gs_yaml_load_string("deep.yaml", text, &a, &r, &e), 0, "%s", e.msg);
+    /* 101 */
+    snprintf(text, sizeof text, "a: [%s", strchr(text, '['));
+    cr_assert_eq(gs_yaml_load_string("deep.yaml", text, &a, &r, &e), GS_EINVAL);
+    cr_assert_str_eq(e.msg, "invalid YAML: nesting deeper than 100 levels of mappings and sequences");
+    cr_assert_eq(e.line, 1);
+    cr_assert_eq(e.col, 103);
+    /* block style counts too */
+    n = 0;
+    for (int i = 0; i < 101; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%*sk:\n", i, "");
+    cr_assert_eq(gs_yaml_load_string("deep.yaml", text, &a, &r, &e), GS_EINVAL);
+    cr_assert_str_eq(e.msg, "invalid YAML: nesting deeper than 100 levels of mappings and sequences");
+    cr_assert_eq(e.line, 101);
+    cr_assert_eq(e.col, 101);
+    /* 200 KB of '[' is refused at once (it took over two minutes before the limit) */
+    memset(text, '[', 200000);
+    text[200000] = '\0';
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cr_assert_eq(gs_yaml_load_string("deep.yaml", text, &a, &r, &e), GS_EINVAL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    cr_assert_str_eq(e.msg, "invalid YAML: nesting deeper than 100 levels of mappings and sequences");
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    cr_expect_lt(secs, 1.0, "took %.3f s", secs);
     gs_arena_free(&a);
 }
 

@@ -902,10 +902,10 @@ Test(expect, each_kind)
        "    at: 1m\n"
        "    rejected: true\n"
        "    message: 'Job.batch \"multi-gpu-test\" is invalid: x'\n"
-       "  - object: {kind: ResourceClaim, name: c, namespace: default, apiVersion: resource.k8s.io/v1}\n" /* + 21 */
-       "    status: {allocation: null}\n"
+       "  - object: {kind: Pod, name: w, namespace: default, apiVersion: v1}\n"             /* + 21 */
+       "    exists: false\n"
        "  - {metric: gpusAllocated, at: 1h, equals: 24}\n"                                   /* + 23 */
-       "  - {metric: fragGpus, from: 10m, to: 1h, max: 0.5}\n"                               /* + 24 */
+       "  - {metric: podsRunning, from: 10m, to: 1h, max: 0.5}\n"                            /* + 24 */
        "  - {podGroup: trainer-a, phase: Running}\n");                                       /* + 25 */
     cr_assert_eq(sc.nexpects, 11);
     const struct gs_expect *e = sc.expects;
@@ -962,9 +962,11 @@ Test(expect, each_kind)
     cr_assert(e[6].has_rejected && e[6].rejected);
     cr_assert_str_eq(e[6].message, "Job.batch \"multi-gpu-test\" is invalid: x");
     cr_assert_null(e[6].obj_status);
+    cr_assert_str_eq(e[7].obj_kind, "Pod");
     cr_assert_str_eq(e[7].obj_namespace, "default");
-    cr_assert_str_eq(e[7].obj_api_version, "resource.k8s.io/v1");
-    cr_assert_not_null(e[7].obj_status);
+    cr_assert_str_eq(e[7].obj_api_version, "v1");
+    cr_assert(e[7].has_exists && !e[7].exists);
+    cr_assert_null(e[7].obj_status);
     cr_assert_null(e[7].obj_spec);
 
     cr_assert_eq(e[8].kind, GS_EX_METRIC);
@@ -980,7 +982,207 @@ Test(expect, each_kind)
     cr_assert_eq(e[10].kind, GS_EX_POD_GROUP);
     cr_assert_str_eq(e[10].name, "trainer-a");
     cr_assert_eq(e[10].phase, GS_PHASE_RUNNING);
+
+    /* Each check's line is known at load time (a run stopped before it still names it). */
+    static const char *const what[] = {
+        "pod w at 10m0s: phase Pending message",
+        "pod w: node h100-0 messageContains reason OutOfgpu scheduledWithin 5m0s",
+        "pod w at 6m0s: exists false",
+        "pods: {phase: Running, workload: w, namePrefix: w-, node: cpu-0, labelSelector} count 6",
+        "pods at 1h0m0s: {} min 1 max 2",
+        "node h100-0 at 10m0s: schedulable true allocatable[nvidia.com/gpu]=8 allocatable[cpu]=95500m "
+        "allocatable[example.com/x]=null capacity[nvidia.com/gpu]=8 labels[nvidia.com/gpu.count]=8 labels[gone]=null",
+        "object Job/multi-gpu-test at 1m0s: rejected true message",
+        "object Pod/w: exists false",
+        "metric gpusAllocated at 1h0m0s: equals 24",
+        "metric podsRunning from 10m0s to 1h0m0s: max 0.5",
+        "podGroup trainer-a: phase Running",
+    };
+    for (int i = 0; i < 11; i++)
+        cr_expect_str_eq(e[i].what, what[i], "expect %d", i);
     gs_scenario_free(&sc);
+}
+
+Test(expect, what_without_a_check_after_the_colon)
+{
+    ok(NO_WORKLOADS "  expect:\n"
+                    "  - {pod: nope}\n"
+                    "  - {pods: {workload: w, phase: Succeeded}, count: 4}\n"
+                    "  - {metric: podsPending, from: 5m, min: 1}\n"
+                    "  - {node: h100-0, at: 2m, operand: {nvidia-driver-daemonset: \"Init:0/4\"}}\n");
+    cr_assert_eq(sc.nexpects, 4);
+    cr_expect_str_eq(sc.expects[0].what, "pod nope: exists true");
+    cr_expect_str_eq(sc.expects[1].what, "pods: {phase: Succeeded, workload: w} count 4");
+    cr_expect_str_eq(sc.expects[2].what, "metric podsPending from 5m0s: min 1");
+    cr_expect_str_eq(sc.expects[3].what, "node h100-0 at 2m0s: operand[nvidia-driver-daemonset]=Init:0/4");
+    /* gs_expect_describe never leaves a bare colon (the FAIL line adds ": <detail>"). */
+    struct gs_expect e = {.kind = GS_EX_POD, .name = "nope"};
+    char buf[64];
+    cr_expect_eq(gs_expect_describe(&e, buf, sizeof buf), 8);
+    cr_expect_str_eq(buf, "pod nope");
+    e.has_at = true;
+    e.at = GS_SEC(680);
+    e.has_phase = true;
+    e.phase = GS_PHASE_RUNNING;
+    cr_expect_eq(gs_expect_describe(&e, NULL, 0), 33);
+    cr_expect_eq(gs_expect_describe(&e, buf, 10), 33, "the length it wanted");
+    cr_expect_str_eq(buf, "pod nope ");
+    gs_expect_describe(&e, buf, sizeof buf);
+    cr_expect_str_eq(buf, "pod nope at 11m20s: phase Running");
+    gs_scenario_free(&sc);
+}
+
+Test(expect, object_kinds_and_fields_not_compared_yet)
+{
+    /* status/spec subset matches and conditions are not compared yet: refused, not a silent PASS. */
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: Job, name: j}\n    status: {succeeded: 1}\n", GS_ENOTSUP,
+          BODY_LINE + 3, "not supported yet: spec.expect[0].status");
+    cr_assert_eq(err.col, 5);
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: Job, name: j}\n    spec: {parallelism: 1}\n", GS_ENOTSUP,
+          BODY_LINE + 3, "not supported yet: spec.expect[0].spec");
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: Job, name: j}\n    conditions: [{type: Complete}]\n",
+          GS_ENOTSUP, BODY_LINE + 3, "not supported yet: spec.expect[0].conditions");
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: Job, name: j}\n    messageContains: invalid\n", GS_ENOTSUP,
+          BODY_LINE + 3, "not supported yet: spec.expect[0].messageContains");
+    /* kinds of later issues */
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: DaemonSet, name: nvidia-device-plugin}\n", GS_ENOTSUP,
+          BODY_LINE + 2, "not supported yet: spec.expect[0].object.kind (kind DaemonSet)");
+    cr_assert_eq(err.col, 20, "at the kind: col %d", err.col);
+    static const char *const later[] = {"Workload",      "ResourceClaim",   "PodGroup",     "LeaderWorkerSet",
+                                        "ClusterQueue",  "LocalQueue",      "ResourceFlavor", "Topology",
+                                        "DeviceClass",   "ResourceClaimTemplate", "ResourceSlice", "ClusterPolicy",
+                                        "Node",          "Deployment"};
+    for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
+        char body[512], msg[128];
+        snprintf(body, sizeof body, NO_WORKLOADS "  expect:\n  - {object: {kind: %s, name: x}, exists: true}\n",
+                 later[i]);
+        snprintf(msg, sizeof msg, "not supported yet: spec.expect[0].object.kind (kind %s)", later[i]);
+        fails(body, GS_ENOTSUP, BODY_LINE + 2, msg);
+    }
+    /* anything else */
+    fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Jbo, name: j}, exists: true}\n", GS_EINVAL, BODY_LINE + 2,
+          "unknown object kind 'Jbo' at spec.expect[0].object.kind (did you mean 'Job'?): gpusim checks Pod, Job "
+          "(batch/v1) and PriorityClass objects");
+    fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Daemonset, name: j}}\n", GS_EINVAL, BODY_LINE + 2,
+          "(did you mean 'DaemonSet'?)");
+    fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Frobnicator, name: j}}\n", GS_EINVAL, BODY_LINE + 2,
+          "unknown object kind 'Frobnicator' at spec.expect[0].object.kind: gpusim checks Pod, Job (batch/v1) and "
+          "PriorityClass objects");
+    fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Job, apiVersion: v1, name: j}}\n", GS_EINVAL, BODY_LINE + 2,
+          "no kind \"Job\" in apiVersion \"v1\" at spec.expect[0].object.apiVersion: use batch/v1");
+    /* the supported ones */
+    ok(NO_WORKLOADS "  expect:\n"
+                    "  - {object: {kind: Job, apiVersion: batch/v1, name: j}, rejected: true, message: m}\n"
+                    "  - {object: {kind: Pod, name: w}}\n"
+                    "  - {object: {kind: PriorityClass, apiVersion: scheduling.k8s.io/v1, name: high}}\n");
+    cr_assert_eq(sc.nexpects, 3);
+    cr_expect(sc.expects[1].has_exists && sc.expects[1].exists);
+    cr_expect_str_eq(sc.expects[2].what, "object PriorityClass/high: exists true");
+    gs_scenario_free(&sc);
+}
+
+Test(expect, frag_gpus_not_supported_yet)
+{
+    fails(NO_WORKLOADS "  expect:\n  - {metric: fragGpus, at: 1h, max: 0}\n", GS_ENOTSUP, BODY_LINE + 2,
+          "not supported yet: spec.expect[0].metric (fragGpus)");
+    cr_assert_eq(err.col, 14);
+    fails(NO_WORKLOADS "  expect:\n  - {metric: podsRuning, equals: 1}\n", GS_EINVAL, BODY_LINE + 2,
+          "unknown metric 'podsRuning' at spec.expect[0].metric (did you mean 'podsRunning'?)");
+    fails(NO_WORKLOADS "  expect:\n  - {metric: utilisation, equals: 1}\n", GS_EINVAL, BODY_LINE + 2,
+          "unknown metric 'utilisation' at spec.expect[0].metric: expected one of gpusAllocated, gpusAllocatable, "
+          "gpusCapacity, podsPending, podsRunning, nodesReady");
+}
+
+Test(expect, label_selector_shapes)
+{
+    ok(NO_WORKLOADS "  expect:\n"
+                    "  - {pods: {labelSelector: {app: x, example.com/team: a}}, count: 1}\n"
+                    "  - {pods: {labelSelector: {matchLabels: {app: v}}}, count: 1}\n"
+                    "  - {pods: {labelSelector: {matchLabels: {app: z}, matchExpressions: []}}, count: 1}\n"
+                    "  - {pods: {labelSelector: {matchLabels: null}}, count: 1}\n");
+    cr_assert_eq(sc.nexpects, 4);
+    cr_expect_eq(sc.expects[0].label_selector.n, 2);
+    cr_expect_str_eq(gs_labels_get(&sc.expects[0].label_selector, "example.com/team"), "a");
+    cr_expect_eq(sc.expects[1].label_selector.n, 1);
+    cr_expect_str_eq(gs_labels_get(&sc.expects[1].label_selector, "app"), "v");
+    cr_expect_str_eq(gs_labels_get(&sc.expects[2].label_selector, "app"), "z");
+    cr_expect_eq(sc.expects[3].label_selector.n, 0);
+    gs_scenario_free(&sc);
+
+    fails(NO_WORKLOADS "  expect:\n  - pods:\n      labelSelector:\n        matchExpressions: [{key: app, operator: "
+                       "In, values: [x]}]\n    count: 1\n",
+          GS_ENOTSUP, BODY_LINE + 4, "not supported yet: spec.expect[0].pods.labelSelector.matchExpressions");
+    fails(NO_WORKLOADS "  expect:\n  - {pods: {labelSelector: [app=x]}, count: 1}\n", GS_EINVAL, BODY_LINE + 2,
+          "expected a mapping at spec.expect[0].pods.labelSelector, got a sequence: a labelSelector is a map of "
+          "labels ({app: x}) or a LabelSelector ({matchLabels: {app: x}})");
+    fails(NO_WORKLOADS "  expect:\n  - {pods: {labelSelector: app=x}, count: 1}\n", GS_EINVAL, BODY_LINE + 2,
+          "got a scalar: a labelSelector is a map of labels");
+    fails(NO_WORKLOADS "  expect:\n  - {pods: {labelSelector: {matchLabel: {app: x}}}, count: 1}\n", GS_EINVAL,
+          BODY_LINE + 2,
+          "unknown key 'matchLabel' in spec.expect[0].pods.labelSelector (did you mean 'matchLabels'?): a "
+          "labelSelector is a map of labels ({app: x}) or a LabelSelector ({matchLabels: {app: x}})");
+    fails(NO_WORKLOADS "  expect:\n  - {pods: {labelSelector: {app: {x: y}}}, count: 1}\n", GS_EINVAL, BODY_LINE + 2,
+          "expected a string at spec.expect[0].pods.labelSelector.app, got a mapping: a labelSelector is a map");
+    fails(NO_WORKLOADS "  expect:\n  - {pods: {labelSelector: {matchLabels: {app: x}, tier: a}}, count: 1}\n",
+          GS_EINVAL, BODY_LINE + 2,
+          "unknown key 'tier' in spec.expect[0].pods.labelSelector: a LabelSelector takes only matchLabels and "
+          "matchExpressions");
+    fails(NO_WORKLOADS "  expect:\n  - {pods: {labelSelector: {matchLabels: {bad key: x}}}, count: 1}\n", GS_EINVAL,
+          BODY_LINE + 2, "invalid label key 'bad key' in spec.expect[0].pods.labelSelector.matchLabels");
+    fails(NO_WORKLOADS "  expect:\n  - {pods: {labelSelector: {matchLabels: [a]}}, count: 1}\n", GS_EINVAL,
+          BODY_LINE + 2,
+          "expected a mapping of labels at spec.expect[0].pods.labelSelector.matchLabels, got a sequence");
+}
+
+Test(expect, checks_after_the_horizon)
+{
+    fails(NO_WORKLOADS "  horizon: 10m\n  expect:\n  - {pod: w, at: 100h, phase: Running}\n", GS_EINVAL,
+          BODY_LINE + 3, "spec.expect[0]: at 100h is after the horizon 10m0s (spec.horizon): the run ends before it");
+    cr_assert_eq(err.col, 18, "at the at: value, col %d", err.col);
+    fails(NO_WORKLOADS "  horizon: 1h\n  expect:\n  - {metric: podsRunning, from: 61m, max: 3}\n", GS_EINVAL,
+          BODY_LINE + 3, "spec.expect[0]: from 61m is after the horizon 1h0m0s (spec.horizon)");
+    fails(NO_WORKLOADS "  horizon: 1h\n  expect:\n  - {metric: podsRunning, from: 0s, to: 2h, max: 3}\n", GS_EINVAL,
+          BODY_LINE + 3, "spec.expect[0]: to 2h is after the horizon 1h0m0s (spec.horizon)");
+    cr_assert_eq(err.col, 41);
+    /* at the horizon is fine (the run loop dispatches events at t <= horizon); no horizon: any time */
+    ok(NO_WORKLOADS "  horizon: 1h\n  expect:\n  - {pod: w, at: 1h}\n  - {metric: podsRunning, from: 0s, max: 3}\n");
+    gs_scenario_free(&sc);
+    ok(NO_WORKLOADS "  expect:\n  - {pod: w, at: 1000h}\n");
+    gs_scenario_free(&sc);
+}
+
+Test(workloads, quantities_above_the_bound)
+{
+    /* GS_QUANTITY_MAX is 2^50: 1Pi of memory, 1125899906842624 millicores */
+    ok("  - {name: w, template: {spec: {containers: [{name: a, resources: {limits: {memory: 1Pi, cpu: "
+       "\"1125899906842624m\", example.com/x: \"1125899906842624\"}}}]}}}\n");
+    gs_scenario_free(&sc);
+    fails("  - {name: w, template: {spec: {containers: [{name: a, resources: {limits: {memory: 2Pi}}}]}}}\n",
+          GS_EINVAL, BODY_LINE,
+          "spec.workloads[0].template.spec.containers[0].resources.limits[memory]: 2Pi is 2251799813685248 bytes, "
+          "more than gpusim supports (at most 1125899906842624 bytes, 2^50: 1Pi)");
+    cr_assert_eq(err.col, 85, "at the quantity, col %d", err.col);
+    fails("  - {name: w, template: {spec: {containers: [{name: a, resources: {requests: {cpu: 2e12}}}]}}}\n", GS_EINVAL,
+          BODY_LINE,
+          "resources.requests[cpu]: 2e12 is 2000000000000000 millicores, more than gpusim supports (at most "
+          "1125899906842624 millicores, 2^50: about 1.1e12 cores)");
+    fails("  - {name: w, template: {spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: 1e30}}}]}}}\n",
+          GS_EINVAL, BODY_LINE,
+          "1e30 is 9223372036854775807, more than gpusim supports (at most 1125899906842624, 2^50");
+    /* each container within the bound, the pod's sum not */
+    fails("  - name: w\n"
+          "    template:\n"
+          "      spec:\n"
+          "        containers:\n"
+          "        - {name: a, resources: {requests: {memory: 600Ti}}}\n"
+          "        - {name: b, resources: {requests: {memory: 600Ti}}}\n",
+          GS_EINVAL, BODY_LINE + 4,
+          "spec.workloads[0].template.spec.containers: the pod's memory requests add up to 1319413953331200 bytes, "
+          "more than gpusim supports (at most 1125899906842624 bytes, 2^50: 1Pi)");
+    /* a Job manifest's containers too */
+    fails("  - manifest: {apiVersion: batch/v1, kind: Job, metadata: {name: j}, spec: {template: {spec: {containers: "
+          "[{name: a, resources: {limits: {cpu: 1e13}}}], restartPolicy: Never}}}}\n",
+          GS_EINVAL, BODY_LINE, "limits[cpu]: 1e13 is 10000000000000000 millicores, more than gpusim supports");
 }
 
 Test(expect, errors)
