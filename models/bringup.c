@@ -62,6 +62,11 @@ int gs_operand_find(const char *name)
     for (int o = 0; o < GS_OPD_COUNT; o++)
         if (strcmp(name, operand_names[o]) == 0)
             return o;
+    /* The k8s-device-plugin chart's names (gs_operand_ds_name, managedBy helm). */
+    if (strcmp(name, "nvidia-device-plugin") == 0)
+        return GS_OPD_DEVICE_PLUGIN;
+    if (strcmp(name, "nvidia-device-plugin-gpu-feature-discovery") == 0)
+        return GS_OPD_GFD;
     /* Precompiled drivers run one DaemonSet per kernel: nvidia-driver-daemonset-<kernel>-<os>. */
     if (strncmp(name, "nvidia-driver-daemonset-", 24) == 0)
         return GS_OPD_DRIVER;
@@ -69,6 +74,37 @@ int gs_operand_find(const char *name)
     size_t n = strlen(name);
     if (n >= 29 && strcmp(name + n - 29, "node-feature-discovery-worker") == 0)
         return GS_OPD_NFD_WORKER;
+    return -1;
+}
+
+/* DP deployments/helm/nvidia-device-plugin: templates/daemonset-device-plugin.yml (fullname),
+ * daemonset-gfd.yml ("%s-gpu-feature-discovery"), the nfd subchart (nameOverride
+ * node-feature-discovery) worker; release "nvidia-device-plugin". */
+static const char *const helm_names[GS_OPD_COUNT] = {
+    [GS_OPD_NFD_WORKER] = "nvidia-device-plugin-node-feature-discovery-worker",
+    [GS_OPD_DEVICE_PLUGIN] = "nvidia-device-plugin",
+    [GS_OPD_GFD] = "nvidia-device-plugin-gpu-feature-discovery",
+};
+
+const char *gs_operand_ds_name(enum gs_managed_by by, enum gs_operand o)
+{
+    if (o < 0 || o >= GS_OPD_COUNT)
+        return NULL;
+    switch (by) {
+    case GS_MANAGED_GPU_OPERATOR: return operand_names[o];
+    case GS_MANAGED_HELM: return helm_names[o];
+    case GS_MANAGED_HOST: break;
+    }
+    return NULL;
+}
+
+int gs_operand_ds_find(enum gs_managed_by by, const char *name)
+{
+    for (int o = 0; name && o < GS_OPD_COUNT; o++) {
+        const char *n = gs_operand_ds_name(by, (enum gs_operand)o);
+        if (n && strcmp(n, name) == 0)
+            return o;
+    }
     return -1;
 }
 

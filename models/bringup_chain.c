@@ -63,10 +63,10 @@ static bool host_driver_ok(const struct gs_node_bringup *b)
 /* Does a DaemonSet with these tolerations place a pod on the node? DaemonSet pods tolerate the
  * node.kubernetes.io condition taints and unschedulable automatically (pkg/controller/daemon
  * util.AddOrUpdateDaemonPodTolerations); PreferNoSchedule never blocks. */
-static bool tolerates(const struct gs_bringup_ctx *ctx, const struct gs_toleration *tol, int ntol)
+static bool tolerates(const struct gs_taint *taints, int ntaints, const struct gs_toleration *tol, int ntol)
 {
-    for (int i = 0; i < ctx->ntaints; i++) {
-        const struct gs_taint *t = &ctx->taints[i];
+    for (int i = 0; i < ntaints; i++) {
+        const struct gs_taint *t = &taints[i];
         if (t->effect == GS_EFFECT_PREFER_NO_SCHEDULE)
             continue;
         if (strncmp(t->key, "node.kubernetes.io/", 19) == 0)
@@ -80,26 +80,125 @@ static bool tolerates(const struct gs_bringup_ctx *ctx, const struct gs_tolerati
     return true;
 }
 
-/* The charts' default operand and NFD worker toleration: nvidia.com/gpu Exists NoSchedule. */
+/* The GPU Operator chart's default operand and NFD worker toleration: nvidia.com/gpu Exists
+ * NoSchedule. */
 static const struct gs_toleration default_tolerations[] = {
     {.key = "nvidia.com/gpu", .op = GS_TOL_EXISTS, .value = "", .effect = GS_EFFECT_NO_SCHEDULE,
      .toleration_seconds = -1},
 };
 
+/* The k8s-device-plugin chart (DP deployments/helm/nvidia-device-plugin/values.yaml): the plugin
+ * and GFD tolerate CriticalAddonsOnly (any effect) and nvidia.com/gpu Exists NoSchedule ... */
+static const struct gs_toleration helm_tolerations[] = {
+    {.key = "CriticalAddonsOnly", .op = GS_TOL_EXISTS, .value = "", .effect = GS_EFFECT_ALL,
+     .toleration_seconds = -1},
+    {.key = "nvidia.com/gpu", .op = GS_TOL_EXISTS, .value = "", .effect = GS_EFFECT_NO_SCHEDULE,
+     .toleration_seconds = -1},
+};
+/* ... while its NFD worker (nfd.worker.tolerations) tolerates only the value "present". */
+static const struct gs_toleration helm_nfd_tolerations[] = {
+    {.key = "node-role.kubernetes.io/master", .op = GS_TOL_EQUAL, .value = "", .effect = GS_EFFECT_NO_SCHEDULE,
+     .toleration_seconds = -1},
+    {.key = "nvidia.com/gpu", .op = GS_TOL_EQUAL, .value = "present", .effect = GS_EFFECT_NO_SCHEDULE,
+     .toleration_seconds = -1},
+};
+
+/* The tolerations of operand o's DaemonSet under configuration c. */
+static const struct gs_toleration *ds_tolerations(const struct gs_operator_config *c, enum gs_operand o, int *n)
+{
+    bool helm = c->managed_by == GS_MANAGED_HELM;
+    if (o == GS_OPD_NFD_WORKER) {
+        if (c->has_nfd_tolerations) {
+            *n = c->nnfd_tolerations;
+            return c->nfd_tolerations;
+        }
+        *n = helm ? 2 : 1;
+        return helm ? helm_nfd_tolerations : default_tolerations;
+    }
+    if (c->has_ds_tolerations) {
+        *n = c->nds_tolerations;
+        return c->ds_tolerations;
+    }
+    *n = helm ? 2 : 1;
+    return helm ? helm_tolerations : default_tolerations;
+}
+
 static bool ds_tolerated(const struct gs_bringup_ctx *ctx)
 {
-    const struct gs_operator_config *c = ctx->cfg;
-    if (c->has_ds_tolerations)
-        return tolerates(ctx, c->ds_tolerations, c->nds_tolerations);
-    return tolerates(ctx, default_tolerations, 1);
+    int n;
+    const struct gs_toleration *t = ds_tolerations(ctx->cfg, GS_OPD_DEVICE_PLUGIN, &n);
+    return tolerates(ctx->taints, ctx->ntaints, t, n);
 }
 
 static bool nfd_tolerated(const struct gs_bringup_ctx *ctx)
 {
-    const struct gs_operator_config *c = ctx->cfg;
-    if (c->has_nfd_tolerations)
-        return tolerates(ctx, c->nfd_tolerations, c->nnfd_tolerations);
-    return tolerates(ctx, default_tolerations, 1);
+    int n;
+    const struct gs_toleration *t = ds_tolerations(ctx->cfg, GS_OPD_NFD_WORKER, &n);
+    return tolerates(ctx->taints, ctx->ntaints, t, n);
+}
+
+static bool label_is(const struct gs_labels *l, const char *key, const char *value)
+{
+    const char *v = l ? gs_labels_get(l, key) : NULL;
+    return v && strcmp(v, value) == 0;
+}
+
+/* The k8s-device-plugin chart's default node affinity for the plugin and GFD: one of
+ * feature.node.kubernetes.io/pci-10de.present In [true], cpu-model.vendor_id In [NVIDIA]
+ * (Tegra) or nvidia.com/gpu.present In [true]. */
+static bool helm_affinity(const struct gs_labels *l)
+{
+    return label_is(l, "feature.node.kubernetes.io/pci-10de.present", "true") ||
+           label_is(l, "feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA") ||
+           label_is(l, "nvidia.com/gpu.present", "true");
+}
+
+static const char *deploy_key(enum gs_operand o);
+
+bool gs_operand_ds_exists(const struct gs_operator_config *c, enum gs_operand o)
+{
+    switch (c->managed_by) {
+    case GS_MANAGED_GPU_OPERATOR:
+        switch (o) {
+        case GS_OPD_NFD_WORKER: return c->nfd_enabled;
+        case GS_OPD_DRIVER: return c->driver_enabled;
+        case GS_OPD_TOOLKIT: return c->toolkit_enabled;
+        case GS_OPD_DEVICE_PLUGIN: return c->device_plugin_enabled;
+        case GS_OPD_GFD: return c->gfd_enabled;
+        case GS_OPD_MIG_MANAGER: return c->mig_manager_enabled;
+        case GS_OPD_DCGM_EXPORTER: return c->dcgm_exporter_enabled;
+        case GS_OPD_VALIDATOR: return true;
+        case GS_OPD_COUNT: break;
+        }
+        return false;
+    case GS_MANAGED_HELM:
+        return (o == GS_OPD_NFD_WORKER && c->nfd_enabled) || (o == GS_OPD_DEVICE_PLUGIN && c->device_plugin_enabled) ||
+               (o == GS_OPD_GFD && c->gfd_enabled);
+    case GS_MANAGED_HOST: break;
+    }
+    return false;
+}
+
+bool gs_operand_ds_schedules(const struct gs_operator_config *c, enum gs_operand o, const struct gs_labels *labels,
+                             const struct gs_taint *taints, int ntaints)
+{
+    if (o < 0 || o >= GS_OPD_COUNT || !gs_operand_ds_exists(c, o))
+        return false;
+    int n;
+    const struct gs_toleration *t = ds_tolerations(c, o, &n);
+    if (!tolerates(taints, ntaints, t, n))
+        return false;
+    if (o == GS_OPD_NFD_WORKER)
+        return true; /* no nodeSelector: every node */
+    if (c->managed_by == GS_MANAGED_HELM)
+        return helm_affinity(labels);
+    if (!label_is(labels, deploy_key(o), "true"))
+        return false;
+    /* A precompiled driver runs one DaemonSet per kernel, each selecting its kernel-version.full:
+     * together they select every node NFD gave a kernel label. */
+    if (o == GS_OPD_DRIVER && c->use_precompiled)
+        return labels && gs_labels_get(labels, "feature.node.kubernetes.io/kernel-version.full");
+    return true;
 }
 
 static const char *label(const struct gs_bringup_ctx *ctx, const char *key)
@@ -182,9 +281,10 @@ static void compute_deployed(const struct gs_bringup_ctx *ctx, struct gs_node_br
         }
         break;
     case GS_MANAGED_HELM:
-        /* The device-plugin chart: plugin and GFD select nodes with NFD's PCI label. */
-        want[GS_OPD_DEVICE_PLUGIN] = gpu && b->nfd_labelled && ds_ok && c->device_plugin_enabled;
-        want[GS_OPD_GFD] = gpu && b->nfd_labelled && ds_ok && c->gfd_enabled;
+        /* The device-plugin chart: plugin and GFD select nodes by the chart's node affinity
+         * (NFD's PCI label, or gpu.present). */
+        want[GS_OPD_DEVICE_PLUGIN] = gpu && ds_ok && helm_affinity(ctx->labels) && c->device_plugin_enabled;
+        want[GS_OPD_GFD] = gpu && ds_ok && helm_affinity(ctx->labels) && c->gfd_enabled;
         break;
     case GS_MANAGED_HOST:
         break;
@@ -333,8 +433,6 @@ void gs_bu_advance(const struct gs_bringup_ctx *ctx, struct gs_node_bringup *b, 
                 gs_bu_start_timer(ctx, b, out, GS_BT_OPERATOR_LABEL, gs_bu_step(ctx, GS_STEP_OPERATOR_LABEL), false);
             return;
         }
-    } else if (c->managed_by == GS_MANAGED_HELM && !b->nfd_labelled) {
-        return;
     }
     apply_deployed(ctx, b, out);
     bool validating = c->managed_by == GS_MANAGED_GPU_OPERATOR;

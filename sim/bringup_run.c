@@ -128,6 +128,13 @@ static void set_unschedulable(struct gs_runner *r, int ni, bool on)
         gs_run_cluster_event(r, GS_CE_NODE_TAINT);
 }
 
+/* The operand's DaemonSet name as the installed chart names it (helm: nvidia-device-plugin...). */
+static const char *operand_ds_name(const struct gs_runner *r, enum gs_operand o)
+{
+    const char *n = gs_operand_ds_name(r->bringup->cfg.managed_by, o);
+    return n ? n : gs_operand_name(o);
+}
+
 /* Apply the model's actions to node `ni`. Label changes are a node update: the scheduler's
  * queue hears of them, and the operands re-read their deploy labels. */
 static void apply(struct gs_runner *r, int ni, const struct gs_bringup_actions *out)
@@ -178,7 +185,7 @@ static void apply(struct gs_runner *r, int ni, const struct gs_bringup_actions *
             /* kubectl's READY and STATUS columns: "0/1 Init:0/1", "1/1 Running"; NULL: gone. */
             if (a->value)
                 snprintf(buf, sizeof buf, "%d/1 %s", a->amount ? 1 : 0, a->value);
-            gs_run_node_event(r, ni, "Operand", gs_operand_name(a->operand), a->value ? buf : NULL);
+            gs_run_node_event(r, ni, "Operand", operand_ds_name(r, a->operand), a->value ? buf : NULL);
             break;
         case GS_BA_TIMER:
             gs_run_at(r, now + a->delay, GS_PRIO_CLUSTER, a->background ? GS_EV_BRINGUP_BG : GS_EV_BRINGUP, ni,
@@ -318,6 +325,27 @@ const char *gs_bringup_run_operand_status(const struct gs_runner *r, int ni, con
     if (o < 0 || !bu || ni >= bu->cap || !bu->nodes[ni].started)
         return NULL;
     return gs_bringup_status_text(&bu->nodes[ni].b, (enum gs_operand)o);
+}
+
+bool gs_bringup_run_daemonset(const struct gs_runner *r, const char *name, int64_t *desired, int64_t *ready)
+{
+    *desired = *ready = 0;
+    const struct gs_bringup_run *bu = r->bringup;
+    if (!bu)
+        return false;
+    const struct gs_operator_config *c = &bu->cfg;
+    int o = gs_operand_ds_find(c->managed_by, name);
+    if (o < 0 || !gs_operand_ds_exists(c, (enum gs_operand)o))
+        return false;
+    for (int ni = 0; ni < r->w->nnodes; ni++) {
+        const struct gs_node *n = &r->w->nodes[ni];
+        if (!n->exists || !gs_operand_ds_schedules(c, (enum gs_operand)o, &n->labels, n->taints, n->ntaints))
+            continue;
+        (*desired)++;
+        if (ni < bu->cap && bu->nodes[ni].started && bu->nodes[ni].b.ready[o])
+            (*ready)++;
+    }
+    return true;
 }
 
 void gs_bringup_run_labels_changed(struct gs_runner *r, int ni)

@@ -290,6 +290,27 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
         }
     } else if (strcmp(e->obj_kind, "PriorityClass") == 0) {
         exists = gs_world_find_priority_class(r->w, e->name) != NULL;
+    } else if (strcmp(e->obj_kind, "DaemonSet") == 0) {
+        /* The only DaemonSets are those of the node software (operator.managedBy). */
+        int64_t desired, ready;
+        exists = gs_bringup_run_daemonset(r, e->name, &desired, &ready);
+        if (e->has_desired_scheduled || e->has_number_ready) {
+            if (!exists) {
+                sbf(d, "no DaemonSet named %s", e->name);
+                return false;
+            }
+            bool ok = true;
+            if (e->has_desired_scheduled && desired != e->desired_scheduled) {
+                sbf(d, "desiredNumberScheduled is %lld; ", (long long)desired);
+                ok = false;
+            }
+            if (e->has_number_ready && ready != e->number_ready) {
+                sbf(d, "numberReady is %lld; ", (long long)ready);
+                ok = false;
+            }
+            if (!ok)
+                return false;
+        }
     } else {
         sbf(d, "objects of kind %s are not modelled", e->obj_kind);
         return false;

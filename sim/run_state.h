@@ -124,6 +124,12 @@ void gs_bringup_run_labels_changed(struct gs_runner *r, int ni);
 /* Pod STATUS of operand DaemonSet `name` on node `ni` (NULL: no pod); *known false when the
  * name is not an operand gpusim models. */
 const char *gs_bringup_run_operand_status(const struct gs_runner *r, int ni, const char *name, bool *known);
+/* DaemonSet `name` of the installed node software (gs_operand_ds_name under operator.managedBy;
+ * none without an operator: section): false when no such DaemonSet exists. Else *desired is
+ * its status.desiredNumberScheduled, the existing nodes its pod is scheduled to
+ * (gs_operand_ds_schedules on their current labels and taints), and *ready its numberReady,
+ * those of them where the operand's pod is ready. */
+bool gs_bringup_run_daemonset(const struct gs_runner *r, const char *name, int64_t *desired, int64_t *ready);
 /* False while node `ni` is rebooting (kubelet down: the node is not Ready). */
 bool gs_bringup_run_node_ready(const struct gs_runner *r, int ni);
 

@@ -45,8 +45,9 @@ enum gs_operand {
 };
 /* The DaemonSet name of an operand (static). */
 const char *gs_operand_name(enum gs_operand o);
-/* The operand named `name` (a DaemonSet name as above, also "nvidia-driver-daemonset-<kernel>..."
- * and "node-feature-discovery-worker"); -1 when unknown. */
+/* The operand named `name` (a DaemonSet name as above, also "nvidia-driver-daemonset-<kernel>...",
+ * "...node-feature-discovery-worker" and the k8s-device-plugin chart's "nvidia-device-plugin" and
+ * "nvidia-device-plugin-gpu-feature-discovery"); -1 when unknown. */
 int gs_operand_find(const char *name);
 /* The deploy-label suffix of an operand ("driver", "container-toolkit", ...); NULL for NFD. */
 const char *gs_operand_deploy_label(enum gs_operand o);
@@ -99,9 +100,12 @@ struct gs_operator_config {
     const struct gs_build_failure *build_failures;
     int nbuild_failures;
     struct gs_xid_policy xid;        /* from devicePlugin.env DP_DISABLE/ENABLE_HEALTHCHECKS */
-    /* DaemonSet tolerations: operands (daemonsets.tolerations) and the NFD worker
-     * (nfd.worker.tolerations). has_* false: the chart defaults (nvidia.com/gpu Exists
-     * NoSchedule for both). */
+    /* DaemonSet tolerations: operands (daemonsets.tolerations; with managedBy helm the chart's
+     * `tolerations`) and the NFD worker (nfd.worker.tolerations). has_* false: the chart
+     * defaults: GPU Operator nvidia.com/gpu Exists NoSchedule for both; k8s-device-plugin chart
+     * CriticalAddonsOnly Exists + nvidia.com/gpu Exists NoSchedule for plugin and GFD, and
+     * node-role.kubernetes.io/master Equal "" + nvidia.com/gpu Equal "present" (NoSchedule)
+     * for its NFD worker. */
     bool has_ds_tolerations;
     const struct gs_toleration *ds_tolerations;
     int nds_tolerations;
@@ -115,6 +119,34 @@ struct gs_operator_config {
  * default Xid policy, mig strategy "single", mig config "all-disabled", no profile.
  * Sets enabled = true. */
 void gs_operator_config_defaults(struct gs_operator_config *c);
+
+/* ---------------------------------------------------------------- DaemonSets */
+
+/* The DaemonSet name of operand `o` as `by` installs it (static): the GPU Operator's operand
+ * names (gs_operand_name); for helm the k8s-device-plugin chart (DP
+ * deployments/helm/nvidia-device-plugin) released as "nvidia-device-plugin": the plugin
+ * "nvidia-device-plugin", GFD "nvidia-device-plugin-gpu-feature-discovery" and the bundled NFD
+ * subchart's worker "nvidia-device-plugin-node-feature-discovery-worker". NULL when that install
+ * has no DaemonSet for `o` (helm: driver, toolkit, ...; host: none). */
+const char *gs_operand_ds_name(enum gs_managed_by by, enum gs_operand o);
+/* The operand whose DaemonSet `by` names `name` (exact name); -1 when none. */
+int gs_operand_ds_find(enum gs_managed_by by, const char *name);
+/* Does configuration `c` create operand `o`'s DaemonSet at all (its enabled switch; helm: NFD
+ * when nfd_enabled, which the loader sets as the chart's dependency condition
+ * `nfd.enabled,gfd.enabled` decides)? */
+bool gs_operand_ds_exists(const struct gs_operator_config *c, enum gs_operand o);
+/* Would operand `o`'s DaemonSet run a pod on a node with these labels and taints, as the
+ * DaemonSet controller decides (pkg/controller/daemon NodeShouldRunDaemonPod): the DaemonSet
+ * exists, its tolerations (as the model's chain uses them: daemonsets.tolerations /
+ * nfd.worker.tolerations or each chart's defaults) tolerate every NoSchedule and NoExecute
+ * taint (the node.kubernetes.io/ condition taints and unschedulable are tolerated by every
+ * DaemonSet pod), and its nodeSelector / node affinity match: the GPU Operator's operands
+ * nvidia.com/gpu.deploy.<operand>=true (a precompiled driver also a kernel-version.full label:
+ * its per-kernel DaemonSets together); helm's plugin and GFD the chart's default affinity
+ * (pci-10de.present=true, cpu-model.vendor_id=NVIDIA or nvidia.com/gpu.present=true); NFD
+ * workers every node. `labels` may be NULL (no labels). */
+bool gs_operand_ds_schedules(const struct gs_operator_config *c, enum gs_operand o, const struct gs_labels *labels,
+                             const struct gs_taint *taints, int ntaints);
 
 /* Parse DP_DISABLE_HEALTHCHECKS and DP_ENABLE_HEALTHCHECKS (either NULL when unset) into `p`,
  * as DP internal/rm/health.go does: the default ignore set 13, 31, 43, 45, 68, 109; "all" or

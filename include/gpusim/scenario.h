@@ -119,10 +119,13 @@ struct gs_expect {
     const char *obj_namespace;
     bool has_rejected;
     bool rejected;
-    const void *obj_status; /* object: `status:` to subset-match, a const struct gs_ynode * (arena,
-                             * sim/scenario/yaml.h). Always NULL for now: sim/check.c does not
-                             * compare it yet, so the loader refuses `status:` ("not supported
-                             * yet") rather than let the check pass unchecked */
+    /* object: `status:` fields, decoded at load. Only a DaemonSet's desiredNumberScheduled and
+     * numberReady are compared; any other status key, and `status:` on other kinds, is "not
+     * supported yet" */
+    bool has_desired_scheduled;
+    int64_t desired_scheduled;  /* status.desiredNumberScheduled */
+    bool has_number_ready;
+    int64_t number_ready;       /* status.numberReady */
     const void *obj_spec;   /* object: `spec:`, the same way (also refused for now) */
     /* metric */
     bool has_equals;
@@ -180,6 +183,9 @@ struct gs_scenario {
     struct gs_catalog catalog;
     const char *gpu_operator_version; /* spec.versions.gpu-operator: "v25.3.0" (default, the newest
                                        * modelled), "v23.9.2" or "v1.5.2" */
+    const char *device_plugin_version; /* spec.versions.k8s-device-plugin: the k8s-device-plugin
+                                        * chart release ("v0.19.1", the only one modelled); NULL
+                                        * when not given */
 };
 
 /* Load and check `path`. `sets` are `--set path=value` overrides (count `nsets`), applied to

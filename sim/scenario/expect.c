@@ -2,8 +2,9 @@
  * gs_expect_describe, the line naming each check (set at load, printed by `gpusim run`).
  *
  * What sim/check.c cannot compare yet is "not supported yet" here, never a check that always
- * passes: object status/spec/conditions/messageContains, object kinds other than Pod, Job and
- * PriorityClass, pods labelSelector.matchExpressions, the fragGpus metric. A check whose time
+ * passes: object spec/conditions/messageContains, object status other than a DaemonSet's
+ * desiredNumberScheduled and numberReady, object kinds other than Pod, Job, PriorityClass and
+ * DaemonSet, pods labelSelector.matchExpressions, the fragGpus metric. A check whose time
  * (at, or a metric's from/to) is after the horizon is an error. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -383,11 +384,11 @@ static int node(struct gs_ydec *d, const struct gs_ynode *m, const char *path, s
 }
 
 /* The kinds an object: check can name now, with their apiVersion (check.c eval_object). */
-static const char *const object_kinds[] = {"Pod", "Job", "PriorityClass", NULL};
-static const char *const object_api_versions[] = {"v1", "batch/v1", "scheduling.k8s.io/v1"};
+static const char *const object_kinds[] = {"Pod", "Job", "PriorityClass", "DaemonSet", NULL};
+static const char *const object_api_versions[] = {"v1", "batch/v1", "scheduling.k8s.io/v1", "apps/v1"};
 /* Kinds SCENARIO.md names that later gpusim releases model. */
 static const char *const later_object_kinds[] = {
-    "DaemonSet",   "Deployment",    "Workload",     "ResourceClaim", "ResourceClaimTemplate",
+    "Deployment",    "Workload",     "ResourceClaim", "ResourceClaimTemplate",
     "ResourceSlice", "DeviceClass", "PodGroup",     "LeaderWorkerSet", "ClusterQueue",
     "LocalQueue",  "ResourceFlavor", "Topology",    "ClusterPolicy", "Node",
     NULL};
@@ -420,20 +421,39 @@ static int object_kind(struct gs_ydec *d, const struct gs_ynode *ref, const char
     if (near)
         return gs_y_error(d, kn,
                           "unknown object kind '%.80s' at %s.kind (did you mean '%s'?): gpusim checks Pod, Job "
-                          "(batch/v1) and PriorityClass objects",
+                          "(batch/v1), PriorityClass and DaemonSet (apps/v1) objects",
                           e->obj_kind, rp, near);
     return gs_y_error(d, kn,
-                      "unknown object kind '%.80s' at %s.kind: gpusim checks Pod, Job (batch/v1) and PriorityClass "
-                      "objects",
+                      "unknown object kind '%.80s' at %s.kind: gpusim checks Pod, Job (batch/v1), PriorityClass "
+                      "and DaemonSet (apps/v1) objects",
                       e->obj_kind, rp);
+}
+
+/* A DaemonSet's status: desiredNumberScheduled and numberReady (apps/v1 DaemonSetStatus) are
+ * compared; its other fields are not modelled yet. */
+static int ds_status(struct gs_ydec *d, const struct gs_ynode *st, const char *path, struct gs_expect *e)
+{
+    static const char *const keys[] = {"desiredNumberScheduled", "numberReady", NULL};
+    static const char *const later[] = {"currentNumberScheduled", "numberAvailable", "numberUnavailable",
+                                        "numberMisscheduled",     "updatedNumberScheduled", "observedGeneration",
+                                        "collisionCount",         "conditions", NULL};
+    char p[GS_SCN_PATH];
+    gs_scn_path(p, "%s.status", path);
+    int rc = gs_y_check_map(d, st, p, keys, later, NULL);
+    if (rc || (rc = bound(d, st, "desiredNumberScheduled", p, &e->has_desired_scheduled, &e->desired_scheduled)) ||
+        (rc = bound(d, st, "numberReady", p, &e->has_number_ready, &e->number_ready)))
+        return rc;
+    if (!e->has_desired_scheduled && !e->has_number_ready)
+        return gs_y_error(d, st, "%s checks nothing: give desiredNumberScheduled or numberReady", p);
+    return 0;
 }
 
 static int object(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
 {
-    static const char *const keys[] = {"object", "at", "exists", "rejected", "message", NULL};
-    /* status/spec subset matches, conditions and messageContains are not compared yet
-     * (e->obj_status and e->obj_spec stay NULL until check.c compares them). */
-    static const char *const unsupported[] = {"status", "spec", "conditions", "messageContains", NULL};
+    static const char *const keys[] = {"object", "at", "exists", "rejected", "message", "status", NULL};
+    /* spec subset matches, conditions and messageContains are not compared yet; status only
+     * for a DaemonSet (ds_status). */
+    static const char *const unsupported[] = {"spec", "conditions", "messageContains", NULL};
     static const char *const ref_keys[] = {"kind", "name", "apiVersion", "namespace", NULL};
     static const char *const ref_required[] = {"kind", "name", NULL};
     char rp[GS_SCN_PATH];
@@ -447,11 +467,22 @@ static int object(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
         (rc = object_kind(d, ref, rp, e)) || (rc = name(d, ref, "name", rp, false, &e->name)) ||
         (rc = str(d, ref, "namespace", rp, &e->obj_namespace)))
         return rc;
+    const struct gs_ynode *st = gs_y_get(m, "status");
+    if (st) {
+        char sp[GS_SCN_PATH];
+        if (strcmp(e->obj_kind, "DaemonSet") != 0) {
+            for (int i = 0; i < m->n; i++)
+                if (strcmp(m->pairs[i].key->text, "status") == 0)
+                    return gs_y_unsupported(d, m->pairs[i].key, gs_scn_path(sp, "%s.status", path));
+        }
+        if ((rc = ds_status(d, st, path, e)))
+            return rc;
+    }
     if ((rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)) ||
         (rc = boolean(d, m, "rejected", path, &e->has_rejected, &e->rejected)) ||
         (rc = str(d, m, "message", path, &e->message)))
         return rc;
-    if (!e->has_exists && !e->has_rejected && !e->message) {
+    if (!e->has_exists && !e->has_rejected && !e->message && !st) {
         e->has_exists = true; /* `object: {...}` alone: it exists */
         e->exists = true;
     }
@@ -757,6 +788,10 @@ int gs_expect_describe(const struct gs_expect *e, char *buf, size_t n)
             put(&o, " rejected %s", e->rejected ? "true" : "false");
         if (e->message)
             put(&o, " message");
+        if (e->has_desired_scheduled)
+            put(&o, " desiredNumberScheduled %lld", (long long)e->desired_scheduled);
+        if (e->has_number_ready)
+            put(&o, " numberReady %lld", (long long)e->number_ready);
         break;
     case GS_EX_METRIC:
         if (e->has_equals)

@@ -17,8 +17,17 @@
  * accepted everywhere and have no effect: gpusim does not model images. Real ClusterPolicy keys
  * whose behaviour a later release models are "not supported yet" with their path:
  * devicePlugin.config (sharing, MIG flags), mig.strategy single|mixed, migManager.config other
- * than all-disabled, migManager.configFile, draDriver, managedBy helm|host, driver.upgradePolicy
+ * than all-disabled, migManager.configFile, draDriver, managedBy host, driver.upgradePolicy
  * (use the driverUpgrade event), and the rest listed below.
+ *
+ * managedBy helm is the standalone k8s-device-plugin chart (DP deployments/helm/
+ * nvidia-device-plugin, release "nvidia-device-plugin", spec.versions.k8s-device-plugin
+ * v0.19.1): its defaults are gfd.enabled false, devicePlugin.enabled true, and the bundled NFD
+ * deployed when nfd.enabled is true or, unset, when gfd.enabled is (the dependency condition
+ * `nfd.enabled,gfd.enabled`); driver and toolkit come with the node image, so the GPU
+ * Operator-only sections (driver, toolkit, dcgmExporter, migManager, validator,
+ * precompiledKernels, availableHeaders) are errors there. daemonsets.tolerations stands for the
+ * chart's top-level `tolerations`.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -55,11 +64,22 @@ int gs_scn_versions(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
     for (int i = 0; i < map->n; i++) {
         const struct gs_ynode *k = map->pairs[i].key, *v = map->pairs[i].value;
         gs_scn_path(p, "spec.versions.%s", k->text);
-        if (strcmp(k->text, "gpu-operator") != 0)
+        bool dp = strcmp(k->text, "k8s-device-plugin") == 0;
+        if (strcmp(k->text, "gpu-operator") != 0 && !dp)
             return gs_y_unsupported(d, k, p);
         const char *ver;
         if ((rc = gs_y_str(d, v, p, &ver)))
             return rc;
+        if (dp) {
+            /* The k8s-device-plugin chart release whose defaults managedBy helm models. */
+            if (strcmp(ver, "v0.19.1") != 0) {
+                char what[GS_SCN_PATH];
+                gs_scn_path(what, "%s: %.40s (gpusim models v0.19.1)", p, ver);
+                return gs_y_unsupported(d, v, what);
+            }
+            sc->device_plugin_version = "v0.19.1";
+            continue;
+        }
         int found = -1;
         for (int j = 0; operator_versions[j]; j++)
             if (strcmp(ver, operator_versions[j]) == 0)
@@ -484,11 +504,33 @@ int gs_scn_operator(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
         int k;
         if ((rc = gs_y_enum(d, v, "spec.operator.managedBy", who, &k)))
             return rc;
-        if (k != 0) {
+        if (k == 2) {
             gs_scn_path(p, "spec.operator.managedBy: %s", who[k]);
             return gs_y_unsupported(d, v, p);
         }
-        op->managed_by = GS_MANAGED_GPU_OPERATOR;
+        op->managed_by = k == 1 ? GS_MANAGED_HELM : GS_MANAGED_GPU_OPERATOR;
+    }
+    bool helm = op->managed_by == GS_MANAGED_HELM;
+    if (helm) {
+        /* The k8s-device-plugin chart installs the plugin, GFD and NFD only; the GPU Operator's
+         * other settings have nothing to act on. */
+        static const char *const operator_only[] = {"driver", "toolkit", "dcgmExporter", "migManager",
+                                                    "precompiledKernels", "availableHeaders", "validator", NULL};
+        for (int i = 0; i < map->n; i++) {
+            const struct gs_ynode *k = map->pairs[i].key;
+            for (int j = 0; operator_only[j]; j++)
+                if (strcmp(k->text, operator_only[j]) == 0)
+                    return gs_y_error(d, k,
+                                  "spec.operator.%s does not apply with managedBy helm: the k8s-device-plugin "
+                                  "chart installs only the device plugin, GFD and NFD (driver and toolkit come "
+                                      "with the node image)",
+                                      k->text);
+        }
+        /* Chart defaults (DP deployments/helm/nvidia-device-plugin/values.yaml): gfd.enabled false;
+         * the host's driver and toolkit; no operator-managed MIG or DCGM. */
+        op->gfd_enabled = false;
+        op->driver_enabled = op->toolkit_enabled = false;
+        op->mig_manager_enabled = op->dcgm_exporter_enabled = false;
     }
     if ((v = gs_y_get(map, "driver")) && (rc = driver(d, v, "spec.operator.driver", op)))
         return rc;
@@ -564,5 +606,9 @@ int gs_scn_operator(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
         return rc;
     if ((v = gs_y_get(map, "nfd")) && (rc = nfd(d, v, "spec.operator.nfd", op)))
         return rc;
+    /* The chart's NFD dependency has condition `nfd.enabled,gfd.enabled`: Helm uses the first
+     * value that is set, and nfd.enabled is unset by default, so GFD brings NFD along. */
+    if (helm && !(v && gs_y_get(v, "enabled")))
+        op->nfd_enabled = op->gfd_enabled;
     return 0;
 }

@@ -527,6 +527,99 @@ Test(bringup, helm_managed_plugin_needs_only_nfd)
     cr_assert_str_eq(lbl("nvidia.com/gpu.present"), "<absent>");
 }
 
+/* The k8s-device-plugin chart's NFD worker tolerates nvidia.com/gpu only with value "present"
+ * by default: a taint valued "true" keeps it, and so the plugin, away. */
+Test(bringup, helm_default_nfd_tolerations_need_value_present)
+{
+    H.taints[0] = (struct gs_taint){.key = "nvidia.com/gpu", .value = "true", .effect = GS_EFFECT_NO_SCHEDULE};
+    H.ntaints = 1;
+    H.cfg.managed_by = GS_MANAGED_HELM;
+    join(1, NULL);
+    run_until(GS_MIN(30));
+    cr_assert_str_eq(st(GS_OPD_NFD_WORKER), "<none>");
+    cr_assert_str_eq(st(GS_OPD_DEVICE_PLUGIN), "<none>");
+    cr_assert(!H.alloc_known);
+}
+
+Test(bringup, helm_default_nfd_tolerations_accept_present)
+{
+    H.taints[0] = (struct gs_taint){.key = "nvidia.com/gpu", .value = "present", .effect = GS_EFFECT_NO_SCHEDULE};
+    H.ntaints = 1;
+    H.cfg.managed_by = GS_MANAGED_HELM;
+    join(1, NULL);
+    run_until(GS_SEC(20));
+    cr_assert_str_eq(lbl("feature.node.kubernetes.io/pci-10de.present"), "true");
+    cr_assert_eq(H.alloc, 1);
+}
+
+/* The chart's affinity also accepts nvidia.com/gpu.present=true: a node labelled so gets the
+ * plugin even though NFD never ran there. */
+Test(bringup, helm_plugin_lands_on_gpu_present_without_nfd)
+{
+    H.taints[0] = (struct gs_taint){.key = "nvidia.com/gpu", .value = "true", .effect = GS_EFFECT_NO_SCHEDULE};
+    H.ntaints = 1;
+    H.cfg.managed_by = GS_MANAGED_HELM;
+    gs_labels_set(&H.labels, &H.arena, "nvidia.com/gpu.present", "true");
+    join(1, NULL);
+    run_until(GS_SEC(20));
+    cr_assert_str_eq(st(GS_OPD_NFD_WORKER), "<none>");
+    cr_assert_eq(H.alloc, 1);
+}
+
+Test(bringup, daemonset_names_per_install)
+{
+    cr_assert_str_eq(gs_operand_ds_name(GS_MANAGED_HELM, GS_OPD_DEVICE_PLUGIN), "nvidia-device-plugin");
+    cr_assert_str_eq(gs_operand_ds_name(GS_MANAGED_HELM, GS_OPD_GFD), "nvidia-device-plugin-gpu-feature-discovery");
+    cr_assert_str_eq(gs_operand_ds_name(GS_MANAGED_HELM, GS_OPD_NFD_WORKER),
+                     "nvidia-device-plugin-node-feature-discovery-worker");
+    cr_assert_null(gs_operand_ds_name(GS_MANAGED_HELM, GS_OPD_DRIVER));
+    cr_assert_null(gs_operand_ds_name(GS_MANAGED_HOST, GS_OPD_DEVICE_PLUGIN));
+    cr_assert_str_eq(gs_operand_ds_name(GS_MANAGED_GPU_OPERATOR, GS_OPD_NFD_WORKER),
+                     "gpu-operator-node-feature-discovery-worker");
+    cr_assert_eq(gs_operand_ds_find(GS_MANAGED_HELM, "nvidia-device-plugin"), GS_OPD_DEVICE_PLUGIN);
+    cr_assert_eq(gs_operand_ds_find(GS_MANAGED_HELM, "nvidia-device-plugin-daemonset"), -1);
+    cr_assert_eq(gs_operand_ds_find(GS_MANAGED_GPU_OPERATOR, "nvidia-device-plugin-daemonset"), GS_OPD_DEVICE_PLUGIN);
+    cr_assert_eq(gs_operand_ds_find(GS_MANAGED_GPU_OPERATOR, "nvidia-device-plugin"), -1);
+    cr_assert_eq(gs_operand_find("nvidia-device-plugin"), GS_OPD_DEVICE_PLUGIN);
+}
+
+Test(bringup, daemonset_placement)
+{
+    struct gs_operator_config *c = &H.cfg;
+    struct gs_labels l = {0};
+    struct gs_taint true_taint = {.key = "nvidia.com/gpu", .value = "true", .effect = GS_EFFECT_NO_SCHEDULE};
+    struct gs_taint other = {.key = "dedicated", .value = "x", .effect = GS_EFFECT_NO_EXECUTE};
+    struct gs_taint cond = {.key = "node.kubernetes.io/not-ready", .value = "", .effect = GS_EFFECT_NO_EXECUTE};
+    /* GPU Operator: deploy labels select, the NFD worker goes everywhere it tolerates. */
+    cr_assert(gs_operand_ds_schedules(c, GS_OPD_NFD_WORKER, NULL, &true_taint, 1));
+    cr_assert_not(gs_operand_ds_schedules(c, GS_OPD_NFD_WORKER, NULL, &other, 1));
+    cr_assert(gs_operand_ds_schedules(c, GS_OPD_NFD_WORKER, NULL, &cond, 1), "condition taints are tolerated");
+    cr_assert_not(gs_operand_ds_schedules(c, GS_OPD_DEVICE_PLUGIN, &l, NULL, 0));
+    gs_labels_set(&l, &H.arena, "nvidia.com/gpu.deploy.device-plugin", "true");
+    cr_assert(gs_operand_ds_schedules(c, GS_OPD_DEVICE_PLUGIN, &l, &true_taint, 1));
+    c->device_plugin_enabled = false;
+    cr_assert_not(gs_operand_ds_exists(c, GS_OPD_DEVICE_PLUGIN));
+    cr_assert_not(gs_operand_ds_schedules(c, GS_OPD_DEVICE_PLUGIN, &l, NULL, 0));
+    c->device_plugin_enabled = true;
+    /* helm: the chart's affinity and tolerations. */
+    c->managed_by = GS_MANAGED_HELM;
+    c->gfd_enabled = false;
+    cr_assert_not(gs_operand_ds_exists(c, GS_OPD_GFD));
+    cr_assert_not(gs_operand_ds_exists(c, GS_OPD_DRIVER));
+    cr_assert_not(gs_operand_ds_schedules(c, GS_OPD_DEVICE_PLUGIN, &l, NULL, 0), "deploy labels do not count");
+    gs_labels_set(&l, &H.arena, "feature.node.kubernetes.io/pci-10de.present", "true");
+    cr_assert(gs_operand_ds_schedules(c, GS_OPD_DEVICE_PLUGIN, &l, &true_taint, 1));
+    cr_assert_not(gs_operand_ds_schedules(c, GS_OPD_DEVICE_PLUGIN, &l, &other, 1));
+    cr_assert_not(gs_operand_ds_schedules(c, GS_OPD_NFD_WORKER, &l, &true_taint, 1), "Equal present only");
+    struct gs_taint present = true_taint;
+    present.value = "present";
+    cr_assert(gs_operand_ds_schedules(c, GS_OPD_NFD_WORKER, &l, &present, 1));
+    struct gs_taint critical = {.key = "CriticalAddonsOnly", .value = "true", .effect = GS_EFFECT_NO_EXECUTE};
+    cr_assert(gs_operand_ds_schedules(c, GS_OPD_DEVICE_PLUGIN, &l, &critical, 1));
+    c->nfd_enabled = false;
+    cr_assert_not(gs_operand_ds_schedules(c, GS_OPD_NFD_WORKER, &l, NULL, 0));
+}
+
 Test(bringup, cpu_node_gets_nfd_labels_only)
 {
     join(0, "5.15.0-105-generic");

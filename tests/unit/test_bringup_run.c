@@ -263,6 +263,78 @@ static const char stuck[] = HEAD
     "    allocatable: {nvidia.com/gpu: null}\n"
     "    schedulable: false\n";
 
+/* managedBy helm with DaemonSet status checks: the NFD worker tolerates gpu-a's taint value
+ * "present" but not gpu-b's "true", so only gpu-a gets the PCI label and the plugin. */
+static const char helm[] = HEAD
+    "  horizon: 30m\n"
+    "  versions: {k8s-device-plugin: v0.19.1}\n"
+    "  cluster:\n"
+    "    nodePools:\n"
+    "    - {name: gpu-a, count: 2, gpu: {product: NVIDIA-A10G, count: 1}, capacity: {cpu: '16', memory: 64Gi},\n"
+    "       taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]}\n"
+    "    - {name: gpu-b, count: 1, gpu: {product: NVIDIA-A10G, count: 1}, capacity: {cpu: '16', memory: 64Gi},\n"
+    "       taints: [{key: nvidia.com/gpu, value: 'true', effect: NoSchedule}]}\n"
+    "    - {name: cpu, count: 1, capacity: {cpu: '16', memory: 64Gi}}\n"
+    "  operator: {managedBy: helm, gfd: {enabled: true}}\n"
+    "  expect:\n"
+    "  - object: {kind: DaemonSet, name: nvidia-device-plugin-node-feature-discovery-worker}\n"
+    "    at: 20m\n"
+    "    status: {desiredNumberScheduled: 3, numberReady: 3}\n"
+    "  - object: {kind: DaemonSet, name: nvidia-device-plugin}\n"
+    "    at: 20m\n"
+    "    status: {desiredNumberScheduled: 2, numberReady: 2}\n"
+    "  - object: {kind: DaemonSet, name: nvidia-device-plugin-gpu-feature-discovery}\n"
+    "    at: 20m\n"
+    "    status: {desiredNumberScheduled: 2}\n"
+    "  - {object: {kind: DaemonSet, name: nvidia-driver-daemonset}, exists: false}\n"
+    "  - {object: {kind: DaemonSet, name: nvidia-device-plugin-daemonset}, exists: false}\n"
+    "  - node: gpu-b-0\n"
+    "    at: 20m\n"
+    "    allocatable: {nvidia.com/gpu: null}\n"
+    "    operand: {nvidia-device-plugin: null}\n"
+    "  - node: gpu-a-0\n"
+    "    at: 20m\n"
+    "    allocatable: {nvidia.com/gpu: 1}\n"
+    "    operand: {nvidia-device-plugin: Running}\n";
+
+Test(bringup_run, helm_daemonset_status)
+{
+    struct gs_scenario sc;
+    run(&sc, helm);
+    cr_assert_str_eq(query("SELECT DISTINCT subject FROM node_event WHERE kind = 'Operand' ORDER BY subject"),
+                     "nvidia-device-plugin;nvidia-device-plugin-gpu-feature-discovery;"
+                     "nvidia-device-plugin-node-feature-discovery-worker");
+    gs_scenario_free(&sc);
+}
+
+/* A DaemonSet status check that fails says what it saw. */
+Test(bringup_run, daemonset_status_mismatch_detail)
+{
+    static const char yaml[] = HEAD
+        "  horizon: 10m\n"
+        "  cluster:\n"
+        "    nodePools:\n"
+        "    - {name: g, count: 2, gpu: {product: NVIDIA-A10G, count: 1}, capacity: {cpu: '16', memory: 64Gi}}\n"
+        "  operator: {}\n"
+        "  expect:\n"
+        "  - object: {kind: DaemonSet, name: gpu-operator-node-feature-discovery-worker}\n"
+        "    status: {desiredNumberScheduled: 1}\n"
+        "  - object: {kind: DaemonSet, name: nvidia-device-plugin}\n"
+        "    status: {desiredNumberScheduled: 0}\n";
+    struct gs_scenario sc;
+    struct gs_error err = {0};
+    cr_assert_eq(gs_scenario_load_string("test.yaml", yaml, &sc, &err), 0, "%s", err.msg);
+    struct gs_run_opts o = {.trace_path = trace_path, .trace_level = GS_TRACE_EVENTS};
+    struct gs_run_result r;
+    char ebuf[256];
+    cr_assert_eq(gs_run(&sc, &o, &r, ebuf, sizeof ebuf), 0, "%s", ebuf);
+    cr_expect_not(sc.expects[0].pass);
+    cr_expect_str_eq(sc.expects[0].detail, "desiredNumberScheduled is 2");
+    cr_expect_not(sc.expects[1].pass);
+    cr_expect_str_eq(sc.expects[1].detail, "no DaemonSet named nvidia-device-plugin");
+    gs_scenario_free(&sc);
+}
+
 Test(bringup_run, describe_reads_the_node_back_from_the_trace)
 {
     struct gs_scenario sc;

@@ -257,7 +257,7 @@ Test(operator, unknown_and_unsupported)
     bad("  operator:\n    migManager: {configFile: mig.yaml}\n", GS_ENOTSUP, L + 1, 18,
         "not supported yet: spec.operator.migManager.configFile");
     bad("  operator:\n    draDriver: {enabled: true}\n", GS_ENOTSUP, L + 1, 5, "not supported yet: spec.operator.draDriver");
-    bad("  operator:\n    managedBy: helm\n", GS_ENOTSUP, L + 1, 16, "not supported yet: spec.operator.managedBy: helm");
+    bad("  operator:\n    managedBy: host\n", GS_ENOTSUP, L + 1, 16, "not supported yet: spec.operator.managedBy: host");
     bad("  operator:\n    managedBy: kubectl\n", GS_EINVAL, L + 1, 16,
         "invalid value 'kubectl' at spec.operator.managedBy: expected one of gpu-operator, helm, host");
     bad("  operator:\n    driver: {upgradePolicy: {autoUpgrade: true}}\n", GS_ENOTSUP, L + 1, 14,
@@ -282,6 +282,12 @@ Test(operator, versions)
     bad("  versions: {gpu-operator: v24.6.0}\n", GS_ENOTSUP, L, 28,
         "not supported yet: spec.versions.gpu-operator: v24.6.0 (gpusim models v25.3.0, v23.9.2 and v1.5.2)");
     bad("  versions: {kueue: v0.15.0}\n", GS_ENOTSUP, L, 14, "not supported yet: spec.versions.kueue");
+    cr_expect_null(sc.device_plugin_version);
+    ok("  versions: {k8s-device-plugin: v0.19.1}\n");
+    cr_expect_str_eq(sc.device_plugin_version, "v0.19.1");
+    cr_expect_str_eq(sc.gpu_operator_version, "v25.3.0");
+    bad("  versions: {k8s-device-plugin: v0.17.0}\n", GS_ENOTSUP, L, 33,
+        "not supported yet: spec.versions.k8s-device-plugin: v0.17.0 (gpusim models v0.19.1)");
 }
 
 /* ------------------------------------------------------------------ spec.catalog */
@@ -563,13 +569,49 @@ Test(operator, case_c20)
     cr_expect_not(gs_xid_ignored(&sc.op.xid, 79));
 }
 
-Test(operator, case_c03_helm_not_yet)
+Test(operator, case_c03)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/../shared/cases/c03-nfd-toleration-mismatch.yaml", GPUSIM_SOURCE_DIR);
-    if (access(path, R_OK) != 0)
-        cr_skip_test("%s not found", path);
-    gs_scenario_free(&sc);
-    cr_expect_eq(gs_scenario_load(path, NULL, 0, -1, -1, &sc, &err), GS_ENOTSUP);
-    cr_expect_str_eq(err.msg, "not supported yet: spec.versions.k8s-device-plugin");
+    load_case("c03-nfd-toleration-mismatch.yaml");
+    cr_expect_str_eq(sc.device_plugin_version, "v0.19.1");
+    cr_expect_eq(sc.op.managed_by, GS_MANAGED_HELM);
+    cr_expect(sc.op.gfd_enabled && sc.op.nfd_enabled && sc.op.device_plugin_enabled);
+    cr_assert(sc.op.has_nfd_tolerations);
+    cr_expect_str_eq(sc.op.nfd_tolerations[0].value, "present");
+    cr_expect_str_eq(sc.expects[0].obj_kind, "DaemonSet");
+    cr_expect_str_eq(sc.expects[0].name, "nvidia-device-plugin-node-feature-discovery-worker");
+    cr_expect(sc.expects[0].has_desired_scheduled && !sc.expects[0].has_number_ready);
+    cr_expect_eq(sc.expects[0].desired_scheduled, 0);
+    cr_expect_not(sc.expects[0].has_exists);
+}
+
+/* managedBy helm: the k8s-device-plugin chart's defaults and what does not apply to it. */
+Test(operator, managed_by_helm)
+{
+    ok("  operator: {managedBy: helm}\n");
+    cr_expect_eq(sc.op.managed_by, GS_MANAGED_HELM);
+    cr_expect(sc.op.device_plugin_enabled);
+    cr_expect_not(sc.op.gfd_enabled);  /* chart default gfd.enabled: false */
+    cr_expect_not(sc.op.nfd_enabled);  /* condition nfd.enabled,gfd.enabled: follows gfd */
+    cr_expect_not(sc.op.driver_enabled);
+    cr_expect_not(sc.op.toolkit_enabled);
+    cr_expect_not(sc.op.has_nfd_tolerations);
+    ok("  operator: {managedBy: helm, gfd: {enabled: true}}\n");
+    cr_expect(sc.op.gfd_enabled && sc.op.nfd_enabled);
+    ok("  operator: {managedBy: helm, gfd: {enabled: true}, nfd: {enabled: false}}\n");
+    cr_expect(sc.op.gfd_enabled);
+    cr_expect_not(sc.op.nfd_enabled);
+    ok("  operator: {managedBy: helm, nfd: {enabled: true}}\n");
+    cr_expect(sc.op.nfd_enabled);
+    cr_expect_not(sc.op.gfd_enabled);
+    ok("  operator: {managedBy: helm, devicePlugin: {enabled: false}}\n");
+    cr_expect_not(sc.op.device_plugin_enabled);
+    bad("  operator:\n    managedBy: helm\n    driver: {enabled: true}\n", GS_EINVAL, L + 2, 5,
+        "spec.operator.driver does not apply with managedBy helm: the k8s-device-plugin chart installs only the "
+        "device plugin, GFD and NFD (driver and toolkit come with the node image)");
+    bad("  operator: {managedBy: helm, validator: {}}\n", GS_EINVAL, L, 31,
+        "spec.operator.validator does not apply with managedBy helm: the k8s-device-plugin chart installs only the "
+        "device plugin, GFD and NFD (driver and toolkit come with the node image)");
+    /* The GPU Operator keeps its defaults. */
+    ok("  operator: {}\n");
+    cr_expect(sc.op.gfd_enabled && sc.op.nfd_enabled && sc.op.driver_enabled);
 }

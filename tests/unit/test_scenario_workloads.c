@@ -961,12 +961,12 @@ Test(expect, each_kind)
     cr_assert_str_eq(e[6].name, "multi-gpu-test");
     cr_assert(e[6].has_rejected && e[6].rejected);
     cr_assert_str_eq(e[6].message, "Job.batch \"multi-gpu-test\" is invalid: x");
-    cr_assert_null(e[6].obj_status);
+    cr_assert(!e[6].has_desired_scheduled && !e[6].has_number_ready);
     cr_assert_str_eq(e[7].obj_kind, "Pod");
     cr_assert_str_eq(e[7].obj_namespace, "default");
     cr_assert_str_eq(e[7].obj_api_version, "v1");
     cr_assert(e[7].has_exists && !e[7].exists);
-    cr_assert_null(e[7].obj_status);
+    cr_assert(!e[7].has_desired_scheduled && !e[7].has_number_ready);
     cr_assert_null(e[7].obj_spec);
 
     cr_assert_eq(e[8].kind, GS_EX_METRIC);
@@ -1045,8 +1045,8 @@ Test(expect, object_kinds_and_fields_not_compared_yet)
     fails(NO_WORKLOADS "  expect:\n  - object: {kind: Job, name: j}\n    messageContains: invalid\n", GS_ENOTSUP,
           BODY_LINE + 3, "not supported yet: spec.expect[0].messageContains");
     /* kinds of later issues */
-    fails(NO_WORKLOADS "  expect:\n  - object: {kind: DaemonSet, name: nvidia-device-plugin}\n", GS_ENOTSUP,
-          BODY_LINE + 2, "not supported yet: spec.expect[0].object.kind (kind DaemonSet)");
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: Deployment, name: nvidia-device-plugin}\n", GS_ENOTSUP,
+          BODY_LINE + 2, "not supported yet: spec.expect[0].object.kind (kind Deployment)");
     cr_assert_eq(err.col, 20, "at the kind: col %d", err.col);
     static const char *const later[] = {"Workload",      "ResourceClaim",   "PodGroup",     "LeaderWorkerSet",
                                         "ClusterQueue",  "LocalQueue",      "ResourceFlavor", "Topology",
@@ -1062,12 +1062,12 @@ Test(expect, object_kinds_and_fields_not_compared_yet)
     /* anything else */
     fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Jbo, name: j}, exists: true}\n", GS_EINVAL, BODY_LINE + 2,
           "unknown object kind 'Jbo' at spec.expect[0].object.kind (did you mean 'Job'?): gpusim checks Pod, Job "
-          "(batch/v1) and PriorityClass objects");
+          "(batch/v1), PriorityClass and DaemonSet (apps/v1) objects");
     fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Daemonset, name: j}}\n", GS_EINVAL, BODY_LINE + 2,
           "(did you mean 'DaemonSet'?)");
     fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Frobnicator, name: j}}\n", GS_EINVAL, BODY_LINE + 2,
-          "unknown object kind 'Frobnicator' at spec.expect[0].object.kind: gpusim checks Pod, Job (batch/v1) and "
-          "PriorityClass objects");
+          "unknown object kind 'Frobnicator' at spec.expect[0].object.kind: gpusim checks Pod, Job (batch/v1), "
+          "PriorityClass and DaemonSet (apps/v1) objects");
     fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Job, apiVersion: v1, name: j}}\n", GS_EINVAL, BODY_LINE + 2,
           "no kind \"Job\" in apiVersion \"v1\" at spec.expect[0].object.apiVersion: use batch/v1");
     /* the supported ones */
@@ -1079,6 +1079,46 @@ Test(expect, object_kinds_and_fields_not_compared_yet)
     cr_expect(sc.expects[1].has_exists && sc.expects[1].exists);
     cr_expect_str_eq(sc.expects[2].what, "object PriorityClass/high: exists true");
     gs_scenario_free(&sc);
+}
+
+/* DaemonSet objects: exists, and status.desiredNumberScheduled / numberReady decoded at load. */
+Test(expect, daemonset_status)
+{
+    ok(NO_WORKLOADS "  expect:\n"
+                    "  - object: {kind: DaemonSet, apiVersion: apps/v1, name: nvidia-device-plugin}\n"
+                    "    at: 4m\n"
+                    "    status: {desiredNumberScheduled: 0, numberReady: 0}\n"
+                    "  - object: {kind: DaemonSet, name: gpu-feature-discovery}\n"
+                    "    status: {numberReady: 3}\n"
+                    "  - {object: {kind: DaemonSet, name: x}, exists: false}\n");
+    const struct gs_expect *e = sc.expects;
+    cr_assert_eq(sc.nexpects, 3);
+    cr_expect(e[0].has_desired_scheduled && e[0].has_number_ready);
+    cr_expect_eq(e[0].desired_scheduled, 0);
+    cr_expect_not(e[0].has_exists, "status alone does not add an exists check");
+    cr_expect_str_eq(e[0].what,
+                     "object DaemonSet/nvidia-device-plugin at 4m0s: desiredNumberScheduled 0 numberReady 0");
+    cr_expect(!e[1].has_desired_scheduled && e[1].has_number_ready);
+    cr_expect_eq(e[1].number_ready, 3);
+    cr_expect(e[2].has_exists && !e[2].exists);
+    gs_scenario_free(&sc);
+    /* other DaemonSet status fields, and status on other kinds, are not compared yet */
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: DaemonSet, name: d}\n    status: {numberAvailable: 1}\n",
+          GS_ENOTSUP, BODY_LINE + 3, "not supported yet: spec.expect[0].status.numberAvailable");
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: Pod, name: w}\n    status: {phase: Running}\n", GS_ENOTSUP,
+          BODY_LINE + 3, "not supported yet: spec.expect[0].status");
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: DaemonSet, name: d}\n    status: {desiredNumberSchedule: 1}\n",
+          GS_EINVAL, BODY_LINE + 3,
+          "unknown key 'desiredNumberSchedule' in spec.expect[0].status (did you mean 'desiredNumberScheduled'?)");
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: DaemonSet, name: d}\n    status: {numberReady: -1}\n",
+          GS_EINVAL, BODY_LINE + 3, "spec.expect[0].status.numberReady");
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: DaemonSet, name: d}\n    status: {}\n", GS_EINVAL,
+          BODY_LINE + 3, "spec.expect[0].status checks nothing: give desiredNumberScheduled or numberReady");
+    fails(NO_WORKLOADS "  expect:\n  - object: {kind: DaemonSet, name: d}\n    exists: false\n"
+                       "    status: {numberReady: 0}\n",
+          GS_EINVAL, BODY_LINE + 4, "'status' in spec.expect[0] cannot be checked with exists: false");
+    fails(NO_WORKLOADS "  expect:\n  - {object: {kind: DaemonSet, apiVersion: v1, name: d}}\n", GS_EINVAL,
+          BODY_LINE + 2, "no kind \"DaemonSet\" in apiVersion \"v1\" at spec.expect[0].object.apiVersion: use apps/v1");
 }
 
 Test(expect, frag_gpus_not_supported_yet)
