@@ -155,22 +155,28 @@ static bool helm_affinity(const struct gs_labels *l)
 
 static const char *deploy_key(enum gs_operand o);
 
+/* Whether the ClusterPolicy enables operand `o` (the NFD worker is always part of the chain). */
+static bool operand_enabled(const struct gs_operator_config *c, enum gs_operand o)
+{
+    switch (o) {
+    case GS_OPD_NFD_WORKER: return true;
+    case GS_OPD_DRIVER: return c->driver_enabled;
+    case GS_OPD_TOOLKIT: return c->toolkit_enabled;
+    case GS_OPD_DEVICE_PLUGIN: return c->device_plugin_enabled;
+    case GS_OPD_GFD: return c->gfd_enabled;
+    case GS_OPD_MIG_MANAGER: return c->mig_manager_enabled;
+    case GS_OPD_DCGM_EXPORTER: return c->dcgm_exporter_enabled;
+    case GS_OPD_VALIDATOR: return true;
+    case GS_OPD_COUNT: break;
+    }
+    return false;
+}
+
 bool gs_operand_ds_exists(const struct gs_operator_config *c, enum gs_operand o)
 {
     switch (c->managed_by) {
     case GS_MANAGED_GPU_OPERATOR:
-        switch (o) {
-        case GS_OPD_NFD_WORKER: return c->nfd_enabled;
-        case GS_OPD_DRIVER: return c->driver_enabled;
-        case GS_OPD_TOOLKIT: return c->toolkit_enabled;
-        case GS_OPD_DEVICE_PLUGIN: return c->device_plugin_enabled;
-        case GS_OPD_GFD: return c->gfd_enabled;
-        case GS_OPD_MIG_MANAGER: return c->mig_manager_enabled;
-        case GS_OPD_DCGM_EXPORTER: return c->dcgm_exporter_enabled;
-        case GS_OPD_VALIDATOR: return true;
-        case GS_OPD_COUNT: break;
-        }
-        return false;
+        return o == GS_OPD_NFD_WORKER ? c->nfd_enabled : operand_enabled(c, o);
     case GS_MANAGED_HELM:
         return (o == GS_OPD_NFD_WORKER && c->nfd_enabled) || (o == GS_OPD_DEVICE_PLUGIN && c->device_plugin_enabled) ||
                (o == GS_OPD_GFD && c->gfd_enabled);
@@ -204,22 +210,6 @@ bool gs_operand_ds_schedules(const struct gs_operator_config *c, enum gs_operand
 static const char *label(const struct gs_bringup_ctx *ctx, const char *key)
 {
     return ctx->labels ? gs_labels_get(ctx->labels, key) : NULL;
-}
-
-static bool operand_enabled(const struct gs_operator_config *c, enum gs_operand o)
-{
-    switch (o) {
-    case GS_OPD_NFD_WORKER: return true;
-    case GS_OPD_DRIVER: return c->driver_enabled;
-    case GS_OPD_TOOLKIT: return c->toolkit_enabled;
-    case GS_OPD_DEVICE_PLUGIN: return c->device_plugin_enabled;
-    case GS_OPD_GFD: return c->gfd_enabled;
-    case GS_OPD_MIG_MANAGER: return c->mig_manager_enabled;
-    case GS_OPD_DCGM_EXPORTER: return c->dcgm_exporter_enabled;
-    case GS_OPD_VALIDATOR: return true;
-    case GS_OPD_COUNT: break;
-    }
-    return false;
 }
 
 /* OP hasMIGCapableGPU: GFD's mig.capable label, else a product name with h100/a100/a30. */

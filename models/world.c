@@ -68,7 +68,7 @@ void gs_world_free(struct gs_world *w)
     memset(w, 0, sizeof *w);
 }
 
-static int grow(void **arr, int *cap, int need, size_t elem)
+int gs_array_grow(void **arr, int *cap, int need, size_t elem)
 {
     if (need <= *cap)
         return 0;
@@ -112,7 +112,7 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
         if (!w->node_change_log)
             return GS_ENOMEM;
     }
-    if (grow((void **)&w->nodes, &w->nodes_cap, w->nnodes + 1, sizeof *w->nodes))
+    if (gs_array_grow((void **)&w->nodes, &w->nodes_cap, w->nnodes + 1, sizeof *w->nodes))
         return GS_ENOMEM;
     const struct gs_pool *pl = &w->pools[pool];
     struct gs_node *n = &w->nodes[w->nnodes];
@@ -153,7 +153,7 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
 int gs_world_add_pod(struct gs_world *w, const char *name, int wl, const struct gs_pod_template *tmpl,
                      gs_time now)
 {
-    if (grow((void **)&w->pods, &w->pods_cap, w->npods + 1, sizeof *w->pods))
+    if (gs_array_grow((void **)&w->pods, &w->pods_cap, w->npods + 1, sizeof *w->pods))
         return GS_ENOMEM;
     struct gs_pod *p = &w->pods[w->npods];
     memset(p, 0, sizeof *p);

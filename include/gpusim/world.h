@@ -30,6 +30,11 @@ char *gs_arena_strdup(struct gs_arena *a, const char *s);
 char *gs_arena_printf(struct gs_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void gs_arena_free(struct gs_arena *a);
 
+/* Grow the heap array *arr (elements of `elem` bytes, capacity *cap) to hold at least `need`
+ * elements, doubling from 16. The array is caller-owned (free()). 0 or GS_ENOMEM (the array is
+ * then unchanged). */
+int gs_array_grow(void **arr, int *cap, int need, size_t elem);
+
 /* ---------------------------------------------------------------- resources */
 
 /* Resource vector index. The first four are fixed; extended resources are interned after. */

@@ -37,20 +37,6 @@ static const struct {
 
 static const char oom_message[] = "scheduler: out of memory";
 
-int gs_sched_grow(void **arr, int *cap, int need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    int ncap = *cap ? *cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*arr, elem * (size_t)ncap);
-    if (!p)
-        return GS_ENOMEM;
-    *arr = p;
-    *cap = ncap;
-    return 0;
-}
 
 /* Grow one per-node array from `old` to `ncap` elements, zeroing the new part when asked. */
 static int grow_node_array(void **arr, int old, int ncap, size_t elem, bool zero)
@@ -105,7 +91,7 @@ int gs_sched_track_nominated(struct gs_sched *s, int p)
 {
     if (track_has(s, p))
         return 0;
-    if (gs_sched_grow((void **)&s->nominated, &s->nominated_cap, s->nnominated + 1, sizeof *s->nominated))
+    if (gs_array_grow((void **)&s->nominated, &s->nominated_cap, s->nnominated + 1, sizeof *s->nominated))
         return GS_ENOMEM;
     s->nominated[s->nnominated++] = p;
     return 0;
@@ -365,8 +351,8 @@ static int setup_nominated(struct gs_sched *s, const struct gs_podctx *pc)
             continue;
         int slot = s->nom_slot[n];
         if (!slot) {
-            if (gs_sched_grow((void **)&s->nom_adj, &s->nom_adj_cap, s->nnom_adj + 1, sizeof *s->nom_adj) ||
-                gs_sched_grow((void **)&s->nom_node, &s->nom_node_cap, s->nnom_adj + 1, sizeof *s->nom_node))
+            if (gs_array_grow((void **)&s->nom_adj, &s->nom_adj_cap, s->nnom_adj + 1, sizeof *s->nom_adj) ||
+                gs_array_grow((void **)&s->nom_node, &s->nom_node_cap, s->nnom_adj + 1, sizeof *s->nom_node))
                 return GS_ENOMEM;
             memset(&s->nom_adj[s->nnom_adj], 0, sizeof s->nom_adj[0]);
             s->nom_node[s->nnom_adj] = n;

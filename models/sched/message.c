@@ -226,7 +226,7 @@ void gs_hcount_taint_kv(struct gs_sched *s, struct gs_hcount *h, const char *key
         }
     }
     GS_ASSERT(sign > 0);
-    if (gs_sched_grow((void **)&h->taint, &h->taint_cap, h->ntaint + 1, sizeof *h->taint)) {
+    if (gs_array_grow((void **)&h->taint, &h->taint_cap, h->ntaint + 1, sizeof *h->taint)) {
         s->oom = true;
         return;
     }

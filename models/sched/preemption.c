@@ -92,7 +92,7 @@ static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int no
     GS_ASSERT(s->m[node].min_prio == gs_node_min_priority_walk(w, node));
 #endif
     if (s->m[node].min_prio < pc->prio) {
-        if (gs_sched_grow((void **)&s->pvict, &s->pvict_cap, n->npods + 1, sizeof *s->pvict))
+        if (gs_array_grow((void **)&s->pvict, &s->pvict_cap, n->npods + 1, sizeof *s->pvict))
             return GS_ENOMEM;
         for (int q = n->first_pod; q >= 0; q = w->pods[q].next_on_node)
             if (w->pods[q].tmpl->priority < pc->prio)
@@ -116,9 +116,9 @@ static int select_victims(struct gs_sched *s, const struct gs_podctx *pc, int no
         return 0;
     }
     sort_by_importance(w, s->pvict, npv);
-    if (gs_sched_grow((void **)&s->cand_victims, &s->cand_victims_cap, s->ncand_victims + npv,
+    if (gs_array_grow((void **)&s->cand_victims, &s->cand_victims_cap, s->ncand_victims + npv,
                       sizeof *s->cand_victims) ||
-        gs_sched_grow((void **)&s->cands, &s->cands_cap, s->ncands + 1, sizeof *s->cands))
+        gs_array_grow((void **)&s->cands, &s->cands_cap, s->ncands + 1, sizeof *s->cands))
         return GS_ENOMEM;
     int first = s->ncand_victims;
     for (int i = 0; i < npv; i++) {
@@ -303,8 +303,8 @@ enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_pod
         }
     }
     const struct gs_candidate *c = &s->cands[best];
-    if (gs_sched_grow((void **)&s->victims, &s->victims_cap, c->nvictims, sizeof *s->victims) ||
-        gs_sched_grow((void **)&s->lost, &s->lost_cap, s->nnominated + 1, sizeof *s->lost) ||
+    if (gs_array_grow((void **)&s->victims, &s->victims_cap, c->nvictims, sizeof *s->victims) ||
+        gs_array_grow((void **)&s->lost, &s->lost_cap, s->nnominated + 1, sizeof *s->lost) ||
         gs_sched_track_nominated(s, pc->pod)) {
         s->oom = true;
         return GS_PE_NO_CANDIDATES;

@@ -377,7 +377,6 @@ static inline void gs_node_verdict(struct gs_sched *s, const struct gs_podctx *p
 }
 
 /* ---- framework.c */
-int gs_sched_grow(void **arr, int *cap, int need, size_t elem);
 /* Run the enabled filter plugins in order on `node` with `adj` (NULL: none); the static ones'
  * verdict comes from the template cache when pc->tc is set and the node's generation matches. */
 void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
