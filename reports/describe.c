@@ -19,93 +19,22 @@
 #include "gpusim/quantity.h"
 #include "gpusim/report.h"
 #include "gpusim/trace.h"
+#include "gpusim/world.h"
 
-/* A small string map kept sorted by key (labels, taints, resources, operands). */
-struct smap {
-    char **k, **v;
-    int n, cap;
-};
-
-static int smap_find(const struct smap *m, const char *k, int *pos)
+/* The node's string maps (labels, taints, resources, operands) are gs_labels kept in the
+ * view's arena: sorted by key, as kubectl describe prints them. A NULL value removes the key. */
+static int smap_set(struct gs_labels *m, struct gs_arena *a, const char *k, const char *v)
 {
-    int lo = 0, hi = m->n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        int c = strcmp(m->k[mid], k);
-        if (c == 0) {
-            *pos = mid;
-            return 1;
-        }
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *pos = lo;
-    return 0;
-}
-
-/* Set k to v (a copy; v NULL removes k). Returns 0 or GS_ENOMEM. */
-static int smap_set(struct smap *m, const char *k, const char *v)
-{
-    int pos;
-    if (smap_find(m, k, &pos)) {
-        if (!v) {
-            free(m->k[pos]);
-            free(m->v[pos]);
-            memmove(&m->k[pos], &m->k[pos + 1], sizeof *m->k * (size_t)(m->n - pos - 1));
-            memmove(&m->v[pos], &m->v[pos + 1], sizeof *m->v * (size_t)(m->n - pos - 1));
-            m->n--;
-            return 0;
-        }
-        char *nv = strdup(v);
-        if (!nv)
-            return GS_ENOMEM;
-        free(m->v[pos]);
-        m->v[pos] = nv;
+    if (!v) {
+        gs_labels_del(m, k);
         return 0;
     }
-    if (!v)
-        return 0;
-    if (m->n == m->cap) {
-        int cap = m->cap ? m->cap * 2 : 16;
-        char **nk = realloc(m->k, sizeof *nk * (size_t)cap);
-        if (!nk)
-            return GS_ENOMEM;
-        m->k = nk;
-        char **nv = realloc(m->v, sizeof *nv * (size_t)cap);
-        if (!nv)
-            return GS_ENOMEM;
-        m->v = nv;
-        m->cap = cap;
-    }
-    char *ck = strdup(k), *cv = strdup(v);
-    if (!ck || !cv) {
-        free(ck);
-        free(cv);
-        return GS_ENOMEM;
-    }
-    memmove(&m->k[pos + 1], &m->k[pos], sizeof *m->k * (size_t)(m->n - pos));
-    memmove(&m->v[pos + 1], &m->v[pos], sizeof *m->v * (size_t)(m->n - pos));
-    m->k[pos] = ck;
-    m->v[pos] = cv;
-    m->n++;
-    return 0;
-}
-
-static void smap_free(struct smap *m)
-{
-    for (int i = 0; i < m->n; i++) {
-        free(m->k[i]);
-        free(m->v[i]);
-    }
-    free(m->k);
-    free(m->v);
-    memset(m, 0, sizeof *m);
+    return gs_labels_set(m, a, k, v);
 }
 
 struct node_view {
-    struct smap labels, taints, capacity, allocatable, operands, since;
+    struct gs_labels labels, taints, capacity, allocatable, operands, since;
+    struct gs_arena arena;
     char *pool, *kernel;
     int joined, deleted, unschedulable, rebooting;
     int64_t joined_us;
@@ -113,12 +42,7 @@ struct node_view {
 
 static void view_free(struct node_view *v)
 {
-    smap_free(&v->labels);
-    smap_free(&v->taints);
-    smap_free(&v->capacity);
-    smap_free(&v->allocatable);
-    smap_free(&v->operands);
-    smap_free(&v->since);
+    gs_arena_free(&v->arena);
     free(v->pool);
     free(v->kernel);
 }
@@ -168,23 +92,23 @@ static int replay(sqlite3 *db, int64_t id, int64_t at_us, struct node_view *v)
             if (rc == 0)
                 rc = set_str(&v->kernel, val);
         } else if (strcmp(kind, "Label") == 0 && subj) {
-            rc = smap_set(&v->labels, subj, val);
+            rc = smap_set(&v->labels, &v->arena, subj, val);
         } else if (strcmp(kind, "Taint") == 0 && subj) {
-            rc = smap_set(&v->taints, subj, val && strcmp(val, "true") == 0 ? "" : NULL);
+            rc = smap_set(&v->taints, &v->arena, subj, val && strcmp(val, "true") == 0 ? "" : NULL);
         } else if (strcmp(kind, "Cordon") == 0) {
             v->unschedulable = val && strcmp(val, "true") == 0;
         } else if (strcmp(kind, "Capacity") == 0 && subj) {
-            rc = smap_set(&v->capacity, subj, val && strcmp(val, "0") != 0 ? val : NULL);
+            rc = smap_set(&v->capacity, &v->arena, subj, val && strcmp(val, "0") != 0 ? val : NULL);
         } else if (strcmp(kind, "Allocatable") == 0 && subj) {
             /* kubelet keeps a registered extended resource at 0 in allocatable while its
              * capacity is there: keep 0 when the capacity says so. */
-            rc = smap_set(&v->allocatable, subj, val);
+            rc = smap_set(&v->allocatable, &v->arena, subj, val);
         } else if (strcmp(kind, "Operand") == 0 && subj) {
             char since[32];
             snprintf(since, sizeof since, "%" PRId64, t);
-            rc = smap_set(&v->operands, subj, val);
+            rc = smap_set(&v->operands, &v->arena, subj, val);
             if (rc == 0)
-                rc = smap_set(&v->since, subj, val ? since : NULL);
+                rc = smap_set(&v->since, &v->arena, subj, val ? since : NULL);
         } else if (strcmp(kind, "Kernel") == 0) {
             rc = set_str(&v->kernel, val);
             v->rebooting = 0;
@@ -200,23 +124,22 @@ static int replay(sqlite3 *db, int64_t id, int64_t at_us, struct node_view *v)
     return rc;
 }
 
-static void print_resources(FILE *out, const char *title, const struct smap *m, const struct smap *cap)
+static void print_resources(FILE *out, const char *title, const struct gs_labels *m, const struct gs_labels *cap)
 {
     fprintf(out, "%s\n", title);
     int w = 0;
     for (int i = 0; i < m->n; i++) {
-        int l = (int)strlen(m->k[i]) + 1;
+        int l = (int)strlen(m->kv[i].key) + 1;
         if (l > w)
             w = l;
     }
     if (w < 18)
         w = 18;
     for (int i = 0; i < m->n; i++) {
-        int pos;
         /* An allocatable 0 whose capacity is gone is no longer reported by the kubelet. */
-        if (cap && strcmp(m->v[i], "0") == 0 && !smap_find(cap, m->k[i], &pos))
+        if (cap && strcmp(m->kv[i].value, "0") == 0 && !gs_labels_get(cap, m->kv[i].key))
             continue;
-        fprintf(out, "  %s:%*s%s\n", m->k[i], w - (int)strlen(m->k[i]), "", m->v[i]);
+        fprintf(out, "  %s:%*s%s\n", m->kv[i].key, w - (int)strlen(m->kv[i].key), "", m->kv[i].value);
     }
 }
 
@@ -371,12 +294,12 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
         if (v.deleted)
             fprintf(out, "Deleted:            true\n");
         for (int i = 0; i < v.labels.n; i++)
-            fprintf(out, "%s%s=%s\n", i == 0 ? "Labels:             " : "                    ", v.labels.k[i],
-                    v.labels.v[i]);
+            fprintf(out, "%s%s=%s\n", i == 0 ? "Labels:             " : "                    ", v.labels.kv[i].key,
+                    v.labels.kv[i].value);
         if (v.labels.n == 0)
             fprintf(out, "Labels:             <none>\n");
         for (int i = 0; i < v.taints.n; i++)
-            fprintf(out, "%s%s\n", i == 0 ? "Taints:             " : "                    ", v.taints.k[i]);
+            fprintf(out, "%s%s\n", i == 0 ? "Taints:             " : "                    ", v.taints.kv[i].key);
         if (v.taints.n == 0)
             fprintf(out, "Taints:             <none>\n");
         fprintf(out, "Unschedulable:      %s\n", v.unschedulable ? "true" : "false");
@@ -387,20 +310,20 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
         if (v.operands.n > 0) {
             int w = 4;
             for (int i = 0; i < v.operands.n; i++)
-                if ((int)strlen(v.operands.k[i]) > w)
-                    w = (int)strlen(v.operands.k[i]);
+                if ((int)strlen(v.operands.kv[i].key) > w)
+                    w = (int)strlen(v.operands.kv[i].key);
             fprintf(out, "GPU Operator Pods:    (%d in total)\n", v.operands.n);
             fprintf(out, "  %-*s  %-5s  %-18s  %s\n", w, "Name", "Ready", "Status", "Since");
             for (int i = 0; i < v.operands.n; i++) {
-                const char *val = v.operands.v[i];
+                const char *val = v.operands.kv[i].value;
                 const char *sp = strchr(val, ' ');
                 char ready[16];
                 snprintf(ready, sizeof ready, "%.*s", sp ? (int)(sp - val) : 0, val);
-                int pos;
                 char since[64] = "?";
-                if (smap_find(&v.since, v.operands.k[i], &pos))
-                    gs_duration_format(strtoll(v.since.v[pos], NULL, 10), since, sizeof since);
-                fprintf(out, "  %-*s  %-5s  %-18s  %s\n", w, v.operands.k[i], ready, sp ? sp + 1 : val, since);
+                const char *t0 = gs_labels_get(&v.since, v.operands.kv[i].key);
+                if (t0)
+                    gs_duration_format(strtoll(t0, NULL, 10), since, sizeof since);
+                fprintf(out, "  %-*s  %-5s  %-18s  %s\n", w, v.operands.kv[i].key, ready, sp ? sp + 1 : val, since);
             }
         }
         rc = print_pods(db, id, at_us, out);

@@ -777,21 +777,9 @@ void gs_run_node_event(struct gs_runner *r, int node, const char *kind, const ch
     node_event(r, node, kind, subject, value);
 }
 
-void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg)
-{
-    delete_pod(r, pod, reason, msg);
-}
-
 void gs_run_evict_pod(struct gs_runner *r, int pod, const char *reason, const char *msg)
 {
     evict_pod(r, pod, reason, msg);
-}
-
-int gs_run_create_pod(struct gs_runner *r, int wl, int arrival)
-{
-    int pi = create_pod(r, wl, arrival);
-    want_cycle(r);
-    return pi;
 }
 
 void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name)

@@ -96,12 +96,8 @@ int gs_metrics_sample(struct gs_runner *r, gs_time t);
 gs_event_handle gs_run_at(struct gs_runner *r, gs_time t, int32_t prio, uint32_t kind, int64_t a, int64_t b);
 void gs_run_cluster_event(struct gs_runner *r, enum gs_cluster_event ev);
 void gs_run_node_event(struct gs_runner *r, int node, const char *kind, const char *subject, const char *value);
-/* Delete pod `pod` through the API (a Job replaces it, as for any deletion). */
-void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
 /* Delete a pod as an eviction: a plain workload's pod is re-created (run.c evict_pod). */
 void gs_run_evict_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
-/* Create the next pod of workload `wl` (named with the next index), as a controller would. */
-int gs_run_create_pod(struct gs_runner *r, int wl, int arrival);
 /* A numbered warning in the trace for an event naming something absent. */
 void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name);
 
