@@ -166,8 +166,6 @@ static int add_node(struct gs_runner *r, int pool)
     gs_node_touch(r->w, ni);
     trace_err(r, gs_trace_node(r->trace, ni, n->name, pl->name, n->gpu_product, n->gpu_count));
     node_event(r, ni, "Joined", pl->name, n->kernel);
-    if (n->gpu_count > 0 && n->schedulable_at < 0 && n->gpu_product == NULL)
-        n->gpu_product = NULL;
     if (n->gpu_count == 0)
         n->schedulable_at = gs_engine_now(r->eng);
     /* The node as registered (initial rows); with an operator: section its GPUs then come
@@ -926,9 +924,7 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
     res->pods_scheduled = r.pods_scheduled;
     res->pods_created = r.w->npods;
 
-    /* Final sample, final pod rows, and the checks that had no time (or whose time was not
-     * reached because the run ended earlier: the state is final then). */
-    r.end = end;
+    /* Final sample, final pod rows, and the checks without an `at:` (end of run). */
     trace_err(&r, gs_metrics_sample(&r, end));
     for (int i = 0; i < r.w->npods; i++)
         trace_pod_row(&r, i);

@@ -80,7 +80,6 @@ struct gs_runner {
     int pods_scheduled;
     int nwarnings;
     struct gs_intern messages; /* distinct FailedScheduling texts */
-    gs_time end;               /* end of run, once known (else -1) */
     int err;                   /* first error inside a handler (GS_ENOMEM, GS_ESQL) */
     struct gs_bringup_run *bringup; /* per-node bring-up state (sim/bringup_run.c) */
 };
