@@ -593,9 +593,13 @@ static void on_sched(struct gs_engine *eng, const struct gs_event *ev, void *ctx
     if (res.node >= 0) {
         bind(r, pi, res.node);
     } else {
-        p->message = gs_intern(&r->messages, res.message);
-        if (!p->message)
-            r->err = GS_ENOMEM;
+        /* A pod retried without any change keeps getting the same text: compare before
+         * hashing it into the intern table. */
+        if (!p->message || strcmp(p->message, res.message) != 0) {
+            p->message = gs_intern(&r->messages, res.message);
+            if (!p->message)
+                r->err = GS_ENOMEM;
+        }
         pod_event(r, pi, "FailedScheduling", p->message);
         if (res.nominated_node >= 0)
             preempt(r, pi, &res);
