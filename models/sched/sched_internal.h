@@ -334,6 +334,20 @@ static inline void gs_static_verdict(struct gs_sched *s, const struct gs_podctx 
         .stamp = stamp, .code = st->code, .plugin = st->plugin, .kind = st->kind, .taint = st->taint};
 }
 
+/* The NodeResourcesFit status for a node short of the resources in mask `insuff` (nothing when
+ * 0); from 1.34 UnschedulableAndUnresolvable when a request exceeds the node's whole
+ * allocatable (fit.go, kubernetes PR 131345). */
+static inline void gs_fit_status(const struct gs_sched *s, struct gs_fstat *st, uint64_t insuff, bool unresolvable)
+{
+    if (!insuff)
+        return;
+    st->code = unresolvable && s->cfg.fit_unresolvable ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE
+                                                        : GS_ST_UNSCHEDULABLE;
+    st->plugin = GS_PL_NODE_RESOURCES_FIT;
+    st->kind = GS_R_FIT;
+    st->insuff = insuff;
+}
+
 /* NodeResourcesFit (as gs_fit_check) on the copies of node `node`'s data. */
 static inline void gs_mfit_check(const struct gs_sched *s, const struct gs_podctx *pc, int node,
                                  const struct gs_adj *adj, struct gs_fstat *st)
@@ -355,13 +369,7 @@ static inline void gs_mfit_check(const struct gs_sched *s, const struct gs_podct
             unresolvable |= short_ & (uint64_t)(req > res[2 * r + 1]);
         }
     }
-    if (!insuff)
-        return;
-    st->code = unresolvable && s->cfg.fit_unresolvable ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE
-                                                        : GS_ST_UNSCHEDULABLE;
-    st->plugin = GS_PL_NODE_RESOURCES_FIT;
-    st->kind = GS_R_FIT;
-    st->insuff = insuff;
+    gs_fit_status(s, st, insuff, unresolvable);
 }
 
 /* A node's filter verdict without nominated pods, on the copies (st arrives {.node = node}). */
@@ -429,13 +437,7 @@ static inline void gs_fit_check(const struct gs_sched *s, const struct gs_podctx
             }
         }
     }
-    if (!insuff)
-        return;
-    st->code = unresolvable && s->cfg.fit_unresolvable ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE
-                                                        : GS_ST_UNSCHEDULABLE;
-    st->plugin = GS_PL_NODE_RESOURCES_FIT;
-    st->kind = GS_R_FIT;
-    st->insuff = insuff;
+    gs_fit_status(s, st, insuff, unresolvable);
 }
 
 /* nodeaffinity helpers (filters/node_affinity.c), shared with the NodeAffinity score. */
