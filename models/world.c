@@ -172,6 +172,7 @@ int gs_world_add_pod(struct gs_world *w, const char *name, int wl, const struct 
     p->duration_us = -1;
     p->heap_pos = -1;
     p->nominated_node = -1;
+    p->preempted_by = -1;
     return w->npods++;
 }
 

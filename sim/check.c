@@ -89,6 +89,71 @@ static bool eval_pods(struct gs_runner *r, const struct gs_expect *e, struct sb 
     return check_bounds(e, n, d);
 }
 
+/* Does every expected condition of `e` hold for the object `obj`, whose conditions `get`
+ * looks up by type (false: no condition of that type)? */
+static bool conditions_match(const struct gs_runner *r, const struct gs_expect *e, gs_condition_fn get,
+                             const void *obj, struct sb *d)
+{
+    bool ok = true;
+    for (int i = 0; i < e->nconditions; i++) {
+        const struct gs_expect_condition *want = &e->conditions[i];
+        struct gs_condition have = {0};
+        if (!get(r, obj, want->type, &have)) {
+            sbf(d, "no %s condition; ", want->type);
+            ok = false;
+            continue;
+        }
+        bool m = (!want->status || str_eq(have.status, want->status)) &&
+                 (!want->reason || str_eq(have.reason, want->reason)) &&
+                 (!want->message || str_eq(have.message, want->message)) &&
+                 (!want->message_contains || (have.message && strstr(have.message, want->message_contains)));
+        if (!m) {
+            sbf(d, "condition %s is %s (reason %s, message \"%s\"); ", want->type, have.status ? have.status : "",
+                have.reason ? have.reason : "<none>", have.message ? have.message : "");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* A pod's status.conditions as the kubelet and the scheduler write them: PodScheduled (False,
+ * Unschedulable, with the FailedScheduling text, until bound), Initialized / ContainersReady /
+ * Ready (True while Running), DisruptionTarget (True, PreemptionByScheduler, once a preemption
+ * victim: kubernetes pkg/scheduler/framework/preemption/preemption.go prepareCandidate). */
+static bool pod_condition(const struct gs_runner *r, const void *obj, const char *type, struct gs_condition *c)
+{
+    const struct gs_pod *p = obj;
+    if (strcmp(type, "PodScheduled") == 0) {
+        if (p->scheduled_us >= 0) {
+            c->status = "True";
+            return true;
+        }
+        if (!p->message || p->phase == GS_PHASE_REJECTED)
+            return false;
+        c->status = "False";
+        c->reason = "Unschedulable";
+        c->message = p->message;
+        return true;
+    }
+    if (strcmp(type, "Initialized") == 0 || strcmp(type, "ContainersReady") == 0 || strcmp(type, "Ready") == 0) {
+        if (p->scheduled_us < 0)
+            return false;
+        c->status = p->phase == GS_PHASE_RUNNING && !p->terminating ? "True" : "False";
+        if (p->phase == GS_PHASE_SUCCEEDED || p->phase == GS_PHASE_FAILED)
+            c->reason = "PodCompleted";
+        return true;
+    }
+    if (strcmp(type, "DisruptionTarget") == 0 && p->preempted_by >= 0) {
+        const struct gs_pod *by = &r->w->pods[p->preempted_by];
+        c->status = "True";
+        c->reason = "PreemptionByScheduler";
+        c->message = gs_arena_printf(&r->w->arena, "%s: preempting to accommodate a higher priority pod",
+                                     by->tmpl->scheduler_name ? by->tmpl->scheduler_name : "default-scheduler");
+        return true;
+    }
+    return false;
+}
+
 static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
 {
     int pi = gs_world_find_pod(r->w, e->name);
@@ -142,6 +207,8 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
             ok = false;
         }
     }
+    if (e->nconditions && !conditions_match(r, e, pod_condition, p, d))
+        ok = false;
     if (e->has_scheduled_within) {
         char b2[32];
         if (p->scheduled_us < 0) {
@@ -272,6 +339,8 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
 {
     bool exists = false, rejected = false;
     const char *message = NULL;
+    const void *cobj = NULL;        /* the object whose conditions are compared */
+    gs_condition_fn cget = NULL;
     if (strcmp(e->obj_kind, "Job") == 0 || strcmp(e->obj_kind, "Pod") == 0) {
         int wi = gs_world_find_workload(r->w, e->name);
         const struct gs_workload *wl = wi >= 0 ? &r->w->workloads[wi] : NULL;
@@ -286,6 +355,8 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
                 rejected = p->phase == GS_PHASE_REJECTED;
                 message = rejected ? p->message : NULL;
                 exists = !rejected && !p->deleted;
+                cobj = p;
+                cget = pod_condition;
             }
         }
     } else if (strcmp(e->obj_kind, "PriorityClass") == 0) {
@@ -331,6 +402,14 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
     if (e->message) {
         if (!str_eq(message, e->message)) {
             sbf(d, "message is \"%s\", want \"%s\"; ", message ? message : "", e->message);
+            ok = false;
+        }
+    }
+    if (e->nconditions) {
+        if (!cget || !cobj) {
+            sbf(d, "no %s named %s; ", e->obj_kind, e->name);
+            ok = false;
+        } else if (!conditions_match(r, e, cget, cobj, d)) {
             ok = false;
         }
     }

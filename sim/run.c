@@ -275,16 +275,18 @@ static int join_group(struct gs_runner *r, int pi, int wi, int arrival)
     return gi;
 }
 
-static int create_pod(struct gs_runner *r, int wi, int arrival)
+static int create_pod_from(struct gs_runner *r, int wi, int arrival, const struct gs_pod_template *tmpl)
 {
     struct gs_workload *wl = &r->w->workloads[wi];
+    if (!tmpl)
+        tmpl = wl->active_tmpl ? wl->active_tmpl : &wl->tmpl;
     char name[512];
     if (planned_pods(wl) == 1 && wl->pods_created == 0)
         snprintf(name, sizeof name, "%s", wl->name);
     else
         snprintf(name, sizeof name, "%s-%d", wl->name, wl->pods_created);
     gs_time now = gs_engine_now(r->eng);
-    int pi = gs_world_add_pod(r->w, name, wi, &wl->tmpl, now);
+    int pi = gs_world_add_pod(r->w, name, wi, tmpl, now);
     if (pi < 0) {
         r->err = pi;
         return pi;
@@ -297,19 +299,19 @@ static int create_pod(struct gs_runner *r, int wi, int arrival)
         return r->err = GS_ENOMEM;
     trace_pod_row(r, pi);
     pod_event(r, pi, "Created", NULL);
-    if (wl->tmpl.invalid_detail) {
+    if (tmpl->invalid_detail) {
         /* The API server refuses the pod: it never reaches the scheduler. */
         char msg[2048];
-        gs_validation_status_message("Pod", "", p->name, wl->tmpl.invalid_detail, msg, sizeof msg);
+        gs_validation_status_message("Pod", "", p->name, tmpl->invalid_detail, msg, sizeof msg);
         p->message = gs_arena_strdup(&r->w->arena, msg);
         set_phase(r, pi, GS_PHASE_REJECTED);
         p->finished_us = now;
         pod_event(r, pi, "Rejected", p->message);
         return pi;
     }
-    if (wl->tmpl.node_name) {
+    if (tmpl->node_name) {
         /* spec.nodeName set: bound directly, the scheduler is skipped (kubelet admits it). */
-        int ni = gs_world_find_node(r->w, wl->tmpl.node_name);
+        int ni = gs_world_find_node(r->w, tmpl->node_name);
         if (ni >= 0 && r->w->nodes[ni].exists) {
             /* No Scheduled event: the scheduler never saw the pod (kubelet admits it). */
             gs_world_assign(r->w, pi, ni);
@@ -317,7 +319,7 @@ static int create_pod(struct gs_runner *r, int wi, int arrival)
             gs_time start = now + (wl->start_latency >= 0 ? wl->start_latency : r->sc->start_latency);
             at(r, start, GS_PRIO_START, GS_EV_POD_START, pi, 0);
         } else {
-            p->message = gs_arena_printf(&r->w->arena, "node \"%s\" not found", wl->tmpl.node_name);
+            p->message = gs_arena_printf(&r->w->arena, "node \"%s\" not found", tmpl->node_name);
         }
         return pi;
     }
@@ -325,6 +327,11 @@ static int create_pod(struct gs_runner *r, int wi, int arrival)
         return r->err = GS_ENOMEM;
     want_cycle(r);
     return pi;
+}
+
+static int create_pod(struct gs_runner *r, int wi, int arrival)
+{
+    return create_pod_from(r, wi, arrival, NULL);
 }
 
 static void on_pod_create(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
@@ -570,6 +577,7 @@ static void preempt(struct gs_runner *r, int pi, const struct gs_cycle_result *r
         if (v->terminating)
             continue;
         v->terminating = true;
+        v->preempted_by = pi;
         char msg[600];
         snprintf(msg, sizeof msg, "Preempted by pod default/%s on node %s", p->name,
                  r->w->nodes[res->nominated_node].name);
@@ -782,6 +790,16 @@ void gs_run_node_event(struct gs_runner *r, int node, const char *kind, const ch
 void gs_run_evict_pod(struct gs_runner *r, int pod, const char *reason, const char *msg)
 {
     evict_pod(r, pod, reason, msg);
+}
+
+int gs_run_create_pod(struct gs_runner *r, int wi, int arrival, const struct gs_pod_template *tmpl)
+{
+    return create_pod_from(r, wi, arrival, tmpl);
+}
+
+void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg)
+{
+    delete_pod(r, pod, reason, msg);
 }
 
 void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name)

@@ -97,6 +97,14 @@ void gs_run_cluster_event(struct gs_runner *r, enum gs_cluster_event ev);
 void gs_run_node_event(struct gs_runner *r, int node, const char *kind, const char *subject, const char *value);
 /* Delete a pod as an eviction: a plain workload's pod is re-created (run.c evict_pod). */
 void gs_run_evict_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
+/* Create one pod of workload `wi` (arrival index `arrival`, for its PodGroup) from `tmpl`
+ * (NULL: the workload's active template, see gs_workload.active_tmpl), as create_pod does:
+ * named, traced, queued (or rejected by the API server, or bound when nodeName is set).
+ * Returns the pod index or a negative gs_error code (also kept in r->err). */
+int gs_run_create_pod(struct gs_runner *r, int wi, int arrival, const struct gs_pod_template *tmpl);
+/* Delete a pod through the API without graceful termination and without re-creation (a Job
+ * still replaces it through its controller, run.c job_after_pod). */
+void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
 /* A numbered warning in the trace for an event naming something absent. */
 void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name);
 
@@ -127,6 +135,16 @@ const char *gs_bringup_run_operand_status(const struct gs_runner *r, int ni, con
 bool gs_bringup_run_daemonset(const struct gs_runner *r, const char *name, int64_t *desired, int64_t *ready);
 /* False while node `ni` is rebooting (kubelet down: the node is not Ready). */
 bool gs_bringup_run_node_ready(const struct gs_runner *r, int ni);
+
+/* One status condition of an object as a check sees it (strings static or arena; NULL: unset). */
+struct gs_condition {
+    const char *status; /* "True" | "False" | "Unknown" */
+    const char *reason;
+    const char *message;
+};
+/* Looks up the condition of type `type` of object `obj` (a gs_pod, a Kueue Workload, ...);
+ * false when the object has no such condition. */
+typedef bool (*gs_condition_fn)(const struct gs_runner *r, const void *obj, const char *type, struct gs_condition *out);
 
 /* check.c: evaluate sc->expects[i] against the current state (fills pass, detail). */
 void gs_check_eval(struct gs_runner *r, int i);

@@ -75,6 +75,16 @@ struct gs_expect_kv {
     const char *value;
 };
 
+/* One expected status condition, `{type, status, reason, message | messageContains}` (the
+ * metav1.Condition / PodCondition fields). NULL fields are not compared; `type` is required. */
+struct gs_expect_condition {
+    const char *type;
+    const char *status;           /* "True" | "False" | "Unknown" */
+    const char *reason;
+    const char *message;
+    const char *message_contains;
+};
+
 struct gs_expect {
     enum gs_expect_kind kind;
     int line, col;          /* where in the scenario, for the PASS/FAIL line */
@@ -92,6 +102,8 @@ struct gs_expect {
     const char *reason;
     bool has_scheduled_within;
     gs_time scheduled_within;
+    struct gs_expect_condition *conditions; /* pod and object: each must be present and match */
+    int nconditions;
     bool has_exists;
     bool exists;
     /* pods filters and bounds */

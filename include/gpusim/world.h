@@ -270,6 +270,8 @@ struct gs_pod {
     int nominated_node;        /* -1 none */
     gs_event_handle finish_ev; /* completion event while Running */
     bool terminating;          /* a preemption victim in its graceful termination */
+    int preempted_by;          /* preemptor's pod index once a preemption victim
+                                * (DisruptionTarget condition), -1 otherwise */
     bool deleted;              /* the pod object is gone (deletePod, drain, preemption) */
 };
 
@@ -318,6 +320,8 @@ struct gs_workload {
     int pods_created;
     int succeeded;
     int failed;
+    const struct gs_pod_template *active_tmpl; /* template for new pods when a controller changed
+                                               * it (Kueue's injected nodeSelector); NULL: tmpl */
     bool rejected;            /* the API server refused the object */
     const char *reject_message; /* full Status message when rejected */
     int src_line;             /* position in the scenario, for messages */

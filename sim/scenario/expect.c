@@ -2,7 +2,7 @@
  * gs_expect_describe, the line naming each check (set at load, printed by `gpusim run`).
  *
  * What sim/check.c cannot compare yet is "not supported yet" here, never a check that always
- * passes: object spec/conditions/messageContains, object status other than a DaemonSet's
+ * passes: object spec/messageContains, object status other than a DaemonSet's
  * desiredNumberScheduled and numberReady, object kinds other than Pod, Job, PriorityClass and
  * DaemonSet, pods labelSelector.matchExpressions, the fragGpus metric. A check whose time
  * (at, or a metric's from/to) is after the horizon is an error. */
@@ -111,13 +111,53 @@ static int bound(struct gs_ydec *d, const struct gs_ynode *m, const char *key, c
     return rc;
 }
 
+/* conditions: [{type, status, reason, message | messageContains}] */
+static int conditions(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
+{
+    static const char *const keys[] = {"type", "status", "reason", "message", "messageContains", NULL};
+    static const char *const required[] = {"type", NULL};
+    static const char *const statuses[] = {"True", "False", "Unknown", NULL};
+    const struct gs_ynode *seq = gs_y_get(m, "conditions");
+    if (!seq)
+        return 0;
+    char p[GS_SCN_PATH], cp[GS_SCN_PATH];
+    int rc = gs_y_want_seq(d, seq, gs_scn_path(p, "%s.conditions", path));
+    if (rc)
+        return rc;
+    if (seq->n == 0)
+        return gs_y_error(d, seq, "%s checks nothing: list at least one {type, status}", p);
+    e->conditions = gs_arena_alloc(d->arena, sizeof *e->conditions * (size_t)seq->n);
+    if (!e->conditions)
+        return nomem(d, seq);
+    for (int i = 0; i < seq->n; i++) {
+        const struct gs_ynode *c = seq->items[i];
+        struct gs_expect_condition *ec = &e->conditions[i];
+        gs_scn_path(cp, "%s[%d]", p, i);
+        if ((rc = gs_y_check_map(d, c, cp, keys, NULL, required)) || (rc = str(d, c, "type", cp, &ec->type)) ||
+            (rc = str(d, c, "reason", cp, &ec->reason)) || (rc = str(d, c, "message", cp, &ec->message)) ||
+            (rc = str(d, c, "messageContains", cp, &ec->message_contains)))
+            return rc;
+        const struct gs_ynode *st = gs_y_get(c, "status");
+        if (st) {
+            int k;
+            char sp[GS_SCN_PATH];
+            if ((rc = gs_y_enum(d, st, gs_scn_path(sp, "%s.status", cp), statuses, &k)))
+                return rc;
+            ec->status = statuses[k];
+        }
+        if (ec->message && ec->message_contains)
+            return gs_y_error(d, c, "%s: give message or messageContains, not both", cp);
+    }
+    e->nconditions = seq->n;
+    return 0;
+}
+
 static int pod(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
 {
-    static const char *const keys[] = {"pod",    "at",     "phase",           "node", "message", "messageContains",
-                                       "reason", "exists", "scheduledWithin", NULL};
-    static const char *const unsupported[] = {"conditions", NULL};
+    static const char *const keys[] = {"pod",    "at",     "phase",           "node",       "message", "messageContains",
+                                       "reason", "exists", "scheduledWithin", "conditions", NULL};
     char p[GS_SCN_PATH];
-    int rc = gs_y_check_map(d, m, path, keys, unsupported, NULL);
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
     if (rc || (rc = name(d, m, "pod", path, false, &e->name)) || (rc = phase(d, m, path, phases, e)))
         return rc;
     const struct gs_ynode *v = gs_y_get(m, "node");
@@ -127,7 +167,7 @@ static int pod(struct gs_ydec *d, const struct gs_ynode *m, const char *path, st
     if ((rc = str(d, m, "message", path, &e->message)) ||
         (rc = str(d, m, "messageContains", path, &e->message_contains)) ||
         (rc = str(d, m, "reason", path, &e->reason)) ||
-        (rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)))
+        (rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)) || (rc = conditions(d, m, path, e)))
         return rc;
     if ((v = gs_y_get(m, "scheduledWithin"))) {
         if ((rc = gs_y_duration(d, v, gs_scn_path(p, "%s.scheduledWithin", path), false, &e->scheduled_within)))
@@ -386,6 +426,8 @@ static int node(struct gs_ydec *d, const struct gs_ynode *m, const char *path, s
 /* The kinds an object: check can name now, with their apiVersion (check.c eval_object). */
 static const char *const object_kinds[] = {"Pod", "Job", "PriorityClass", "DaemonSet", NULL};
 static const char *const object_api_versions[] = {"v1", "batch/v1", "scheduling.k8s.io/v1", "apps/v1"};
+/* Kinds besides Pod whose conditions an object: check compares (check.c eval_object). */
+static const char *const condition_kinds[] = {NULL};
 /* Kinds SCENARIO.md names that later gpusim releases model. */
 static const char *const later_object_kinds[] = {
     "Deployment",    "Workload",     "ResourceClaim", "ResourceClaimTemplate",
@@ -450,10 +492,10 @@ static int ds_status(struct gs_ydec *d, const struct gs_ynode *st, const char *p
 
 static int object(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
 {
-    static const char *const keys[] = {"object", "at", "exists", "rejected", "message", "status", NULL};
-    /* spec subset matches, conditions and messageContains are not compared yet; status only
-     * for a DaemonSet (ds_status). */
-    static const char *const unsupported[] = {"spec", "conditions", "messageContains", NULL};
+    static const char *const keys[] = {"object", "at", "exists", "rejected", "message", "status", "conditions", NULL};
+    /* spec subset matches and messageContains are not compared yet; status only for a
+     * DaemonSet (ds_status). */
+    static const char *const unsupported[] = {"spec", "messageContains", NULL};
     static const char *const ref_keys[] = {"kind", "name", "apiVersion", "namespace", NULL};
     static const char *const ref_required[] = {"kind", "name", NULL};
     char rp[GS_SCN_PATH];
@@ -480,9 +522,14 @@ static int object(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
     }
     if ((rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)) ||
         (rc = boolean(d, m, "rejected", path, &e->has_rejected, &e->rejected)) ||
-        (rc = str(d, m, "message", path, &e->message)))
+        (rc = str(d, m, "message", path, &e->message)) || (rc = conditions(d, m, path, e)))
         return rc;
-    if (!e->has_exists && !e->has_rejected && !e->message && !st) {
+    if (e->nconditions && strcmp(e->obj_kind, "Pod") != 0 && !in(e->obj_kind, condition_kinds)) {
+        char cp[GS_SCN_PATH];
+        return gs_y_unsupported(d, gs_y_get(m, "conditions"),
+                                gs_scn_path(cp, "%s.conditions (kind %s)", path, e->obj_kind));
+    }
+    if (!e->has_exists && !e->has_rejected && !e->message && !st && !e->nconditions) {
         e->has_exists = true; /* `object: {...}` alone: it exists */
         e->exists = true;
     }
@@ -612,7 +659,7 @@ static int expectation(struct gs_ydec *d, const struct gs_ynode *m, const char *
         if ((rc = pod(d, m, path, e)))
             return rc;
         if (!e->has_phase && !e->node && !e->message && !e->message_contains && !e->reason && !e->has_exists &&
-            !e->has_scheduled_within) {
+            !e->has_scheduled_within && !e->nconditions) {
             e->has_exists = true; /* `pod: x` alone: it exists */
             e->exists = true;
         }
@@ -698,6 +745,18 @@ static void put_kvs(struct desc *o, const char *field, const struct gs_expect_kv
         put(o, " %s[%s]=%s", field, kv[i].key, kv[i].value ? kv[i].value : "null");
 }
 
+static void put_conditions(struct desc *o, const struct gs_expect *e)
+{
+    for (int i = 0; i < e->nconditions; i++) {
+        const struct gs_expect_condition *c = &e->conditions[i];
+        put(o, " condition %s", c->type);
+        if (c->status)
+            put(o, "=%s", c->status);
+        if (c->reason)
+            put(o, " (%s)", c->reason);
+    }
+}
+
 int gs_expect_describe(const struct gs_expect *e, char *buf, size_t n)
 {
     struct desc o = {.buf = buf, .n = n};
@@ -734,6 +793,7 @@ int gs_expect_describe(const struct gs_expect *e, char *buf, size_t n)
             put(&o, " reason %s", e->reason);
         if (e->has_scheduled_within)
             put(&o, " scheduledWithin %s", dur(e->scheduled_within, b1, sizeof b1));
+        put_conditions(&o, e);
         break;
     case GS_EX_PODS: {
         const char *sep = "";
@@ -792,6 +852,7 @@ int gs_expect_describe(const struct gs_expect *e, char *buf, size_t n)
             put(&o, " desiredNumberScheduled %lld", (long long)e->desired_scheduled);
         if (e->has_number_ready)
             put(&o, " numberReady %lld", (long long)e->number_ready);
+        put_conditions(&o, e);
         break;
     case GS_EX_METRIC:
         if (e->has_equals)

@@ -1041,7 +1041,7 @@ Test(expect, object_kinds_and_fields_not_compared_yet)
     fails(NO_WORKLOADS "  expect:\n  - object: {kind: Job, name: j}\n    spec: {parallelism: 1}\n", GS_ENOTSUP,
           BODY_LINE + 3, "not supported yet: spec.expect[0].spec");
     fails(NO_WORKLOADS "  expect:\n  - object: {kind: Job, name: j}\n    conditions: [{type: Complete}]\n",
-          GS_ENOTSUP, BODY_LINE + 3, "not supported yet: spec.expect[0].conditions");
+          GS_ENOTSUP, BODY_LINE + 3, "not supported yet: spec.expect[0].conditions (kind Job)");
     fails(NO_WORKLOADS "  expect:\n  - object: {kind: Job, name: j}\n    messageContains: invalid\n", GS_ENOTSUP,
           BODY_LINE + 3, "not supported yet: spec.expect[0].messageContains");
     /* kinds of later issues */
@@ -1243,8 +1243,14 @@ Test(expect, errors)
           "did you mean 'pod'?");
     fails(NO_WORKLOADS "  expect:\n  - {pod: w, exists: false, phase: Running}\n", GS_EINVAL, BODY_LINE + 2,
           "cannot be checked with exists: false");
-    fails(NO_WORKLOADS "  expect:\n  - pod: w\n    conditions: [{type: DisruptionTarget, status: \"True\"}]\n",
-          GS_ENOTSUP, BODY_LINE + 3, "not supported yet: spec.expect[0].conditions");
+    ok(NO_WORKLOADS "  expect:\n  - pod: w\n    conditions: [{type: DisruptionTarget, status: \"True\"}]\n");
+    fails(NO_WORKLOADS "  expect:\n  - pod: w\n    conditions: [{status: \"True\"}]\n", GS_EINVAL, BODY_LINE + 3,
+          "missing required field 'type'");
+    fails(NO_WORKLOADS "  expect:\n  - pod: w\n    conditions: [{type: Ready, status: yes}]\n", GS_EINVAL,
+          BODY_LINE + 3, "expected one of True");
+    fails(NO_WORKLOADS "  expect:\n  - pod: w\n    conditions: []\n", GS_EINVAL, BODY_LINE + 3, "checks nothing");
+    fails(NO_WORKLOADS "  expect:\n  - pod: w\n    conditions: [{type: Ready, message: a, messageContains: b}]\n",
+          GS_EINVAL, BODY_LINE + 3, "not both");
     fails(NO_WORKLOADS "  expect:\n  - {node: h100-0, operand: {nvidia-driver-daemonset: Runing}}\n", GS_EINVAL,
           BODY_LINE + 2, "unknown pod status 'Runing'");
     fails(NO_WORKLOADS "  expect:\n  - {node: gpu-0, schedulable: true}\n", GS_EINVAL, BODY_LINE + 2,
