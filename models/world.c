@@ -162,6 +162,7 @@ int gs_world_add_pod(struct gs_world *w, const char *name, int wl, const struct 
         return GS_ENOMEM;
     p->workload = wl;
     p->group = -1;
+    p->next_in_group = -1;
     p->tmpl = tmpl;
     p->phase = GS_PHASE_PENDING;
     p->node = -1;

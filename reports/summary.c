@@ -369,6 +369,76 @@ static int print_gpus(struct gs_report *r)
     return 0;
 }
 
+/* "Gang", only for traces with PodGroups: GPUs held by groups with fewer than minMember pods
+ * Running (sample column gpus_held_by_incomplete_groups; a sample's value holds until the
+ * next one): the peak, how long any were held, and the longest unbroken stretch. */
+static int print_gang(struct gs_report *r)
+{
+    int64_t ngroups = 0;
+    int rc = query_int(r, "SELECT count(*) FROM pod WHERE pod_group IS NOT NULL", &ngroups);
+    if (rc != 0 || ngroups == 0)
+        return rc;
+    sqlite3_stmt *st;
+    rc = prep(r,
+              "SELECT t_us, gpus_held_by_incomplete_groups FROM sample WHERE pool = '' ORDER BY t_us, rowid",
+              &st);
+    if (rc != 0)
+        return rc;
+    int64_t n = 0, prev_t = 0, prev_v = 0, vmax = 0, held = 0, run_start = -1, best = 0, best_start = -1;
+    int64_t interval = 0;
+    for (;;) {
+        int more = next_row(r, &st);
+        if (more < 0 || more > 1)
+            return more;
+        int64_t t = more ? sqlite3_column_int64(st, 0) : (r->end_us > prev_t ? r->end_us : prev_t);
+        int64_t v = more ? sqlite3_column_int64(st, 1) : 0;
+        if (n > 0) {
+            if (prev_v > 0)
+                held += t - prev_t;
+            if (!interval && t > prev_t)
+                interval = t - prev_t;
+        }
+        /* Stretches: from the sample where some became held to the one where none are. */
+        if (n > 0 && prev_v > 0 && (v == 0 || !more) && run_start >= 0) {
+            if (t - run_start > best) {
+                best = t - run_start;
+                best_start = run_start;
+            }
+            run_start = -1;
+        }
+        if (!more)
+            break;
+        if (v > 0 && run_start < 0)
+            run_start = t;
+        if (v > vmax)
+            vmax = v;
+        prev_t = t;
+        prev_v = v;
+        n++;
+    }
+    if (n == 0)
+        return 0;
+    char a[32], b[32], c[32], d[32];
+    fmt_duration(held, a, sizeof a);
+    fmt_duration(r->end_us, b, sizeof b);
+    if (vmax == 0) {
+        fprintf(r->out, "Gang:        no GPUs held by incomplete PodGroups (fewer than minMember pods Running)\n");
+        return 0;
+    }
+    fmt_duration(best, c, sizeof c);
+    fmt_duration(best_start, d, sizeof d);
+    fprintf(r->out,
+            "Gang:        GPUs held by incomplete PodGroups (fewer than minMember pods Running): max %" PRId64
+            ", held for %s of %s, longest stretch %s from %s",
+            vmax, a, b, c, d);
+    if (interval > 0) {
+        fmt_duration(interval, a, sizeof a);
+        fprintf(r->out, " (sampled every %s)", a);
+    }
+    fputc('\n', r->out);
+    return 0;
+}
+
 /* "Bring-up", only for traces with GPU Operator rows (node_event kind Operand):
  * time to schedulable per pool, from each GPU node's Joined row to its first Schedulable row
  * (min, median by nearest rank, max; nodes never schedulable counted apart), and the longest
@@ -582,6 +652,8 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
         rc = print_pods(&r);
     if (rc == 0)
         rc = print_gpus(&r);
+    if (rc == 0)
+        rc = print_gang(&r);
     if (rc == 0)
         rc = print_bringup(&r);
     if (rc == 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpusim/error.h"
+#include "gpusim/gang.h"
 #include "sim/run_state.h"
 
 static void add_node(const struct gs_runner *r, const struct gs_node *n, struct gs_metrics *m)
@@ -27,6 +28,8 @@ void gs_metrics_now(const struct gs_runner *r, gs_time t, struct gs_metrics *m)
         add_node(r, &r->w->nodes[i], m);
     m->pods_pending = r->phase_count[GS_PHASE_PENDING];
     m->pods_running = r->phase_count[GS_PHASE_RUNNING];
+    if (r->w->ngroups)
+        m->gpus_held_incomplete = gs_gang_gpus_held_incomplete(r->w, r->gpu_res);
 }
 
 /* The camelCase names of the sample columns (SCENARIO.md "metric:"). */
@@ -43,6 +46,7 @@ bool gs_metrics_get(const struct gs_metrics *m, const char *name, double *out)
         {"gpusAllocated", offsetof(struct gs_metrics, gpus_allocated), false},
         {"podsPending", offsetof(struct gs_metrics, pods_pending), true},
         {"podsRunning", offsetof(struct gs_metrics, pods_running), true},
+        {"gpusHeldByIncompleteGroups", offsetof(struct gs_metrics, gpus_held_incomplete), false},
     };
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         if (strcmp(cols[i].name, name) != 0)
@@ -88,6 +92,7 @@ int gs_metrics_sample(struct gs_runner *r, gs_time t)
         .gpus_allocated = m.gpus_allocated,
         .pods_pending = m.pods_pending,
         .pods_running = m.pods_running,
+        .gpus_held_incomplete = m.gpus_held_incomplete,
         .frag_gpus = NAN,
     };
     rc = gs_trace_sample(r->trace, &row);
@@ -108,6 +113,7 @@ int gs_metrics_sample(struct gs_runner *r, gs_time t)
         }
         struct gs_trace_sample prow = row;
         prow.pool = r->w->pools[p].name;
+        prow.gpus_held_incomplete = 0;
         prow.nodes_ready = pm.nodes_ready;
         prow.gpus_capacity = pm.gpus_capacity;
         prow.gpus_allocatable = pm.gpus_allocatable;

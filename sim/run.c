@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gpusim/error.h"
+#include "gpusim/gang.h"
 #include "gpusim/run.h"
 #include "gpusim/validation.h"
 #include "sim/run_state.h"
@@ -267,10 +268,19 @@ static int join_group(struct gs_runner *r, int pi, int wi, int arrival)
         g->workload = wi;
         g->arrival = arrival;
         g->min_member = wl->group_min_member;
-        g->first_pod = pi;
+        g->first_pod = g->last_pod = -1;
         g->npods = 0;
+        g->created_us = gs_engine_now(r->eng);
+        g->schedule_timeout_us = wl->group_timeout_us;
+        g->backoff_until = 0;
     }
-    w->groups[gi].npods++;
+    struct gs_group *g = &w->groups[gi];
+    if (g->last_pod >= 0)
+        w->pods[g->last_pod].next_in_group = pi;
+    else
+        g->first_pod = pi;
+    g->last_pod = pi;
+    g->npods++;
     w->pods[pi].group = gi;
     return gi;
 }
@@ -325,6 +335,9 @@ static int create_pod_from(struct gs_runner *r, int wi, int arrival, const struc
     }
     if (gs_queue_add(r->queue, pi, now))
         return r->err = GS_ENOMEM;
+    /* A new sibling may complete a PodGroup the Coscheduling PreFilter rejected. */
+    if (p->group >= 0 && r->sc->sched.filter_enabled[GS_PL_COSCHEDULING])
+        cluster_event(r, GS_CE_POD_ADD);
     want_cycle(r);
     return pi;
 }
@@ -398,6 +411,8 @@ static void pod_terminated(struct gs_runner *r, int pi, enum gs_phase ph, const 
     struct gs_pod *p = &r->w->pods[pi];
     gs_time now = gs_engine_now(r->eng);
     cancel(r, &p->finish_ev);
+    cancel(r, &p->permit_ev);
+    p->permit_waiting = false;
     bool held = p->node >= 0;
     gs_world_unassign(r->w, pi);
     gs_queue_remove(r->queue, pi);
@@ -545,11 +560,17 @@ static void on_pod_gone(struct gs_engine *eng, const struct gs_event *ev, void *
 
 /* ------------------------------------------------------------------ scheduling */
 
+/* Bind pod `pi` to node `ni`; ni < 0: the pod is already assumed on its node (reserved,
+ * then allowed at Permit). */
 static void bind(struct gs_runner *r, int pi, int ni)
 {
     struct gs_pod *p = &r->w->pods[pi];
     gs_time now = gs_engine_now(r->eng);
-    gs_world_assign(r->w, pi, ni);
+    if (ni >= 0)
+        gs_world_assign(r->w, pi, ni);
+    ni = p->node;
+    p->permit_waiting = false;
+    cancel(r, &p->permit_ev);
     p->scheduled_us = now;
     p->message = NULL;
     p->nominated_node = -1;
@@ -586,6 +607,24 @@ static void preempt(struct gs_runner *r, int pi, const struct gs_cycle_result *r
     }
 }
 
+/* Pod `pi` stays unschedulable: its FailedScheduling text (interned) and event, then the
+ * unschedulable pool with the plugins that rejected it. */
+static void unschedulable(struct gs_runner *r, int pi, const char *message, uint32_t plugins)
+{
+    struct gs_pod *p = &r->w->pods[pi];
+    /* A pod retried without any change keeps getting the same text: compare before hashing
+     * it into the intern table. */
+    if (!p->message || strcmp(p->message, message) != 0) {
+        p->message = gs_intern(&r->messages, message);
+        if (!p->message)
+            r->err = GS_ENOMEM;
+    }
+    pod_event(r, pi, "FailedScheduling", p->message);
+    if (gs_queue_unschedulable(r->queue, pi, plugins, gs_engine_now(r->eng)))
+        r->err = GS_ENOMEM;
+    want_flush(r);
+}
+
 static void on_sched(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
 {
     (void)ev;
@@ -594,28 +633,24 @@ static void on_sched(struct gs_engine *eng, const struct gs_event *ev, void *ctx
     int pi = gs_queue_pop(r->queue);
     if (pi < 0)
         return;
+    gs_sched_set_now(r->sched, gs_engine_now(eng));
+    struct gs_pod *p = &r->w->pods[pi];
+    const struct gs_sched_config *cfg = &r->sc->sched;
+    if (p->group >= 0 && cfg->gang_admission) {
+        gs_gang_run_group_cycle(r, pi);
+        want_cycle(r);
+        return;
+    }
     struct gs_cycle_result res;
     gs_sched_cycle(r->sched, pi, &res);
     r->cycles++;
-    struct gs_pod *p = &r->w->pods[pi];
     if (res.node >= 0) {
-        bind(r, pi, res.node);
+        if (p->group >= 0 && cfg->filter_enabled[GS_PL_COSCHEDULING])
+            gs_gang_run_reserve(r, pi, res.node);
+        else
+            bind(r, pi, res.node);
     } else {
-        /* A pod retried without any change keeps getting the same text: compare before
-         * hashing it into the intern table. */
-        if (!p->message || strcmp(p->message, res.message) != 0) {
-            p->message = gs_intern(&r->messages, res.message);
-            if (!p->message)
-                r->err = GS_ENOMEM;
-        }
-        pod_event(r, pi, "FailedScheduling", p->message);
-        if (res.nominated_node >= 0)
-            preempt(r, pi, &res);
-        else if (res.clear_nomination)
-            p->nominated_node = -1;
-        if (gs_queue_unschedulable(r->queue, pi, res.unsched_plugins, gs_engine_now(eng)))
-            r->err = GS_ENOMEM;
-        want_flush(r);
+        gs_run_failed(r, pi, &res);
     }
     want_cycle(r);
 }
@@ -802,6 +837,38 @@ void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const c
     delete_pod(r, pod, reason, msg);
 }
 
+void gs_run_cancel(struct gs_runner *r, gs_event_handle *h)
+{
+    cancel(r, h);
+}
+
+void gs_run_pod_event(struct gs_runner *r, int pod, const char *reason, const char *msg)
+{
+    pod_event(r, pod, reason, msg);
+}
+
+void gs_run_bind(struct gs_runner *r, int pod, int node)
+{
+    bind(r, pod, node);
+}
+
+void gs_run_unschedulable(struct gs_runner *r, int pod, const char *message, uint32_t plugins)
+{
+    unschedulable(r, pod, message, plugins);
+}
+
+void gs_run_failed(struct gs_runner *r, int pi, const struct gs_cycle_result *res)
+{
+    struct gs_pod *p = &r->w->pods[pi];
+    if (res->nominated_node >= 0)
+        preempt(r, pi, res);
+    else if (res->clear_nomination)
+        p->nominated_node = -1;
+    unschedulable(r, pi, res->message, res->unsched_plugins);
+    if (res->reject_group)
+        gs_gang_run_reject_waiting(r, p->group, GS_GANG_MSG_POSTFILTER_REJECT);
+}
+
 void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name)
 {
     warn(r, se, what, name);
@@ -815,6 +882,7 @@ static const gs_event_fn handlers[GS_EV_KINDS] = {
     [GS_EV_POD_START] = on_pod_start, [GS_EV_BACKOFF] = on_backoff,   [GS_EV_FLUSH] = on_flush,
     [GS_EV_SCHED] = on_sched,         [GS_EV_SAMPLE] = on_sample,     [GS_EV_CHECK] = on_check,
     [GS_EV_BRINGUP] = gs_bringup_run_on_timer, [GS_EV_BRINGUP_BG] = gs_bringup_run_on_timer,
+    [GS_EV_PERMIT_TIMEOUT] = gs_gang_run_on_timeout,
 };
 
 /* Every kind goes through here so the count of pending foreground events stays right. */
@@ -838,6 +906,8 @@ static int setup(struct gs_runner *r)
     r->rng = gs_rng_new(sc->seed);
     r->queue = gs_queue_new(w, GS_DEFAULT_BACKOFF_INITIAL, GS_DEFAULT_BACKOFF_MAX);
     r->sched = gs_sched_new(w, &sc->sched, r->rng);
+    if (r->queue)
+        gs_queue_set_coscheduling_sort(r->queue, sc->sched.filter_enabled[GS_PL_COSCHEDULING]);
     if (!r->next_index || !r->eng || !r->rng || !r->queue || !r->sched || r->gpu_res < 0 ||
         gs_bringup_run_setup(r))
         return GS_ENOMEM;

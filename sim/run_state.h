@@ -32,6 +32,8 @@ enum gs_ev_kind {
     GS_EV_CHECK,          /* a = expect index */
     GS_EV_BRINGUP,        /* a = node, b = gs_bringup_timer_encode(timer, generation, token) */
     GS_EV_BRINGUP_BG,     /* the same, for a retry nothing waits for (background) */
+    GS_EV_PERMIT_TIMEOUT, /* a = pod waiting at Permit (Coscheduling) */
+    GS_EV_KUEUE,          /* a = Kueue workload (-1: an admission pass), b = kind << 32 | generation */
     GS_EV_KINDS
 };
 
@@ -55,6 +57,7 @@ struct gs_metrics {
     int64_t gpus_allocated;
     int pods_pending;
     int pods_running;
+    int64_t gpus_held_incomplete; /* GPUs held by PodGroups with fewer than minMember pods Running */
 };
 
 struct gs_runner {
@@ -82,6 +85,7 @@ struct gs_runner {
     struct gs_intern messages; /* distinct FailedScheduling texts */
     int err;                   /* first error inside a handler (GS_ENOMEM, GS_ESQL) */
     struct gs_bringup_run *bringup; /* per-node bring-up state (sim/bringup_run.c) */
+    struct gs_kueue_run *kueue; /* Kueue's controllers (sim/kueue_run.c); NULL without Kueue */
 };
 
 /* metrics.c */
@@ -105,6 +109,19 @@ int gs_run_create_pod(struct gs_runner *r, int wi, int arrival, const struct gs_
 /* Delete a pod through the API without graceful termination and without re-creation (a Job
  * still replaces it through its controller, run.c job_after_pod). */
 void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
+/* Cancel a pending event (and zero the handle); a zero handle is ignored. */
+void gs_run_cancel(struct gs_runner *r, gs_event_handle *h);
+/* A pod_event row in the trace (reason, message). */
+void gs_run_pod_event(struct gs_runner *r, int pod, const char *reason, const char *msg);
+/* Bind pod `pod` to `node` (node < 0: to the node it is assumed on): Scheduled event, start
+ * after the start latency. */
+void gs_run_bind(struct gs_runner *r, int pod, int node);
+/* Pod `pod` failed its scheduling cycle with `message`: FailedScheduling (text interned), then
+ * the unschedulable pool, requeued by events of `plugins` (bitmask of enum gs_plugin). */
+void gs_run_unschedulable(struct gs_runner *r, int pod, const char *message, uint32_t plugins);
+/* The failure path of a cycle result: preemption (nomination, victims), FailedScheduling, the
+ * unschedulable pool, and the Coscheduling PostFilter's rejection of waiting siblings. */
+void gs_run_failed(struct gs_runner *r, int pod, const struct gs_cycle_result *res);
 /* A numbered warning in the trace for an event naming something absent. */
 void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name);
 
@@ -146,7 +163,45 @@ struct gs_condition {
  * false when the object has no such condition. */
 typedef bool (*gs_condition_fn)(const struct gs_runner *r, const void *obj, const char *type, struct gs_condition *out);
 
+/* gang_run.c: PodGroups in the run loop (Coscheduling Permit, gang admission). */
+/* Gang admission (scheduler.admission: gang): pod `pod` of a group was popped; place the
+ * group's pending pods all at once, or none of them. */
+void gs_gang_run_group_cycle(struct gs_runner *r, int pod);
+/* Coscheduling: pod `pod` fitted `node`: reserve it there and run Permit (bind it and its
+ * waiting siblings, or wait). */
+void gs_gang_run_reserve(struct gs_runner *r, int pod, int node);
+/* Reject every pod of group `group` waiting at Permit with `message` (Unreserve: resources
+ * released, the pods go back to the queue); the group is backed off when configured. */
+void gs_gang_run_reject_waiting(struct gs_runner *r, int group, const char *message);
+/* Handler of GS_EV_PERMIT_TIMEOUT. */
+void gs_gang_run_on_timeout(struct gs_engine *eng, const struct gs_event *ev, void *ctx);
+
 /* check.c: evaluate sc->expects[i] against the current state (fills pass, detail). */
 void gs_check_eval(struct gs_runner *r, int i);
+
+/* kueue_run.c: Kueue in the run loop (admission, Job suspension, waitForPodsReady, TAS). */
+struct gs_kueue_run;
+/* Allocate r->kueue when the scenario has Kueue objects or scheduler.admission is kueue
+ * (else leave it NULL: every hook below is then a no-op). 0 or GS_ENOMEM. */
+int gs_kueue_run_setup(struct gs_runner *r);
+void gs_kueue_run_free(struct gs_runner *r);
+/* Arrival `arrival` of workload `wi`: true when Kueue manages it (a Job or Pod labelled
+ * kueue.x-k8s.io/queue-name, or a plain workload whose template carries the label): a
+ * Workload is created and its pods only after admission; the caller then makes no pods. */
+bool gs_kueue_run_arrival(struct gs_runner *r, int wi, int arrival);
+/* Pod `pod` became Running (PodsReady accounting). */
+void gs_kueue_run_pod_started(struct gs_runner *r, int pod);
+/* Pod `pod` ended (succeeded, failed or deleted), after its Job controller ran: a finished
+ * Workload releases its quota. */
+void gs_kueue_run_pod_ended(struct gs_runner *r, int pod);
+/* A cluster event (node added or changed, pod deleted): pending Workloads are retried. */
+void gs_kueue_run_cluster_event(struct gs_runner *r);
+/* Handler of GS_EV_KUEUE. */
+void gs_kueue_run_on_timer(struct gs_engine *eng, const struct gs_event *ev, void *ctx);
+/* The Workload named `name` (NULL when none was created), for object: checks. */
+const void *gs_kueue_run_find(const struct gs_runner *r, const char *name);
+/* gs_condition_fn for a Workload from gs_kueue_run_find: QuotaReserved, Admitted, PodsReady,
+ * Evicted, Preempted, Requeued, Finished. */
+bool gs_kueue_run_condition(const struct gs_runner *r, const void *obj, const char *type, struct gs_condition *out);
 
 #endif

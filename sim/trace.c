@@ -39,7 +39,7 @@ static const char schema_sql[] =
     " count INT DEFAULT 1, last_us INT);"
     "CREATE TABLE sample(t_us INT, pool TEXT, nodes_ready INT, gpus_capacity INT,"
     " gpus_allocatable INT, gpus_allocated INT, pods_pending INT, pods_running INT,"
-    " frag_gpus REAL);"
+    " frag_gpus REAL, gpus_held_by_incomplete_groups INT);"
     "CREATE TABLE object(t_us INT, kind TEXT, namespace TEXT, name TEXT, status TEXT,"
     " message TEXT);"
     "CREATE TABLE expect_check(idx INT PRIMARY KEY, line INT, what TEXT, pass INT, detail TEXT);";
@@ -81,8 +81,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                      " VALUES (?1, ?2, ?3, ?4, 1, ?1)",
     [ST_POD_EVENT_BUMP] = "UPDATE pod_event SET count = count + 1, last_us = ?1 WHERE rowid = ?2",
     [ST_SAMPLE] = "INSERT INTO sample(t_us, pool, nodes_ready, gpus_capacity, gpus_allocatable,"
-                  " gpus_allocated, pods_pending, pods_running, frag_gpus)"
-                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                  " gpus_allocated, pods_pending, pods_running, frag_gpus, gpus_held_by_incomplete_groups)"
+                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     [ST_OBJECT] = "INSERT INTO object(t_us, kind, namespace, name, status, message)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_CHECK] = "INSERT OR REPLACE INTO expect_check(idx, line, what, pass, detail)"
@@ -524,7 +524,8 @@ int gs_trace_sample(struct gs_trace *t, const struct gs_trace_sample *s)
               sqlite3_bind_int64(st, 5, s->gpus_allocatable) |
               sqlite3_bind_int64(st, 6, s->gpus_allocated) |
               sqlite3_bind_int(st, 7, s->pods_pending) | sqlite3_bind_int(st, 8, s->pods_running) |
-              (isnan(s->frag_gpus) ? sqlite3_bind_null(st, 9) : sqlite3_bind_double(st, 9, s->frag_gpus));
+              (isnan(s->frag_gpus) ? sqlite3_bind_null(st, 9) : sqlite3_bind_double(st, 9, s->frag_gpus)) |
+              sqlite3_bind_int64(st, 10, s->gpus_held_incomplete);
     return write_row(t, ST_SAMPLE, brc, "write sample");
 }
 

@@ -27,7 +27,8 @@ enum gs_cluster_event {
     GS_CE_NODE_ALLOCATABLE,   /* allocatable grew */
     GS_CE_NODE_LABEL,
     GS_CE_NODE_TAINT,         /* taints or spec.unschedulable changed */
-    GS_CE_ASSIGNED_POD_DELETE /* a pod that held resources on a node went away */
+    GS_CE_ASSIGNED_POD_DELETE, /* a pod that held resources on a node went away */
+    GS_CE_POD_ADD             /* a pod was created (Coscheduling: a sibling may complete a group) */
 };
 
 #define GS_QUEUE_FLUSH_PERIOD GS_SEC(30)
@@ -39,6 +40,10 @@ struct gs_queue;
  * GS_SEC(1), GS_SEC(10)). NULL when out of memory. */
 struct gs_queue *gs_queue_new(struct gs_world *w, gs_time initial_backoff, gs_time max_backoff);
 void gs_queue_free(struct gs_queue *q);
+
+/* Order activeQ by the Coscheduling plugin's QueueSort instead of PrioritySort (the profile
+ * enables Coscheduling, or gang admission). */
+void gs_queue_set_coscheduling_sort(struct gs_queue *q, bool on);
 
 /* A new pod enters activeQ. Returns 0 or GS_ENOMEM. */
 int gs_queue_add(struct gs_queue *q, int pod, gs_time now);
@@ -71,6 +76,11 @@ bool gs_queue_backoff_expired(struct gs_queue *q, int pod, gs_time now);
 /* The 30 s flush: move pods unschedulable for more than 5 minutes (same backoff rule as
  * gs_queue_on_event, same out-parameters). Returns the number moved to activeQ. */
 int gs_queue_flush(struct gs_queue *q, gs_time now, int *backoff_out, int cap, int *nbackoff);
+
+/* Move a pod from the unschedulable pool or backoffQ straight to activeQ, backoff or not
+ * (framework Handle.Activate, as Coscheduling's Permit does for a waiting pod's siblings).
+ * Other pods are left alone. Returns 0 or GS_ENOMEM. */
+int gs_queue_activate(struct gs_queue *q, int pod);
 
 /* Remove a pod from whatever queue holds it (deleted, bound directly). */
 void gs_queue_remove(struct gs_queue *q, int pod);

@@ -37,6 +37,7 @@ enum gs_plugin {
     GS_PL_DYNAMIC_RESOURCES,
     GS_PL_BALANCED_ALLOCATION,  /* "NodeResourcesBalancedAllocation" */
     GS_PL_DEFAULT_PREEMPTION,
+    GS_PL_COSCHEDULING,         /* scheduler-plugins Coscheduling (out of tree; off by default) */
     GS_PL_MODELLED,             /* ids below are simulated, ids from here on are inert */
     GS_PL_PRIORITY_SORT = GS_PL_MODELLED,
     GS_PL_SCHEDULING_GATES,
@@ -122,6 +123,13 @@ struct gs_sched_config {
                                    * minor >= 34. */
     bool balanced_skip_best_effort; /* BalancedAllocation skipped for pods requesting none of its
                                    * resources (PR 130260). Default minor >= 33. */
+    /* Gang scheduling of PodGroups (gs_group). filter_enabled[GS_PL_COSCHEDULING]: the
+     * Coscheduling plugin's PreFilter, PostFilter and QueueSort run (its profile entry, or
+     * gang admission). gang_admission (scheduler.admission: gang): a group is placed all at
+     * once or not at all (the run loop's group cycle) instead of waiting at Permit. */
+    bool gang_admission;
+    int64_t permit_wait_us;       /* CoschedulingArgs.permitWaitingTimeSeconds, µs (default 60 s) */
+    int64_t pg_backoff_us;        /* CoschedulingArgs.podGroupBackoffSeconds, µs (default 0: off) */
     /* DefaultPreemptionArgs (defaults 10 and 100). */
     int min_candidate_nodes_percentage;
     int min_candidate_nodes_absolute;
@@ -162,6 +170,8 @@ struct gs_cycle_result {
     int feasible;              /* number of feasible nodes found */
     int evaluated;             /* nodes evaluated by filters (feasible + with a status) */
     int64_t score;             /* total score of the chosen node; 0 when scoring did not run */
+    bool reject_group;         /* Coscheduling PostFilter rejected the pod's PodGroup: the caller
+                                * rejects the group's pods waiting at Permit */
 };
 
 struct gs_sched;
@@ -197,6 +207,9 @@ const struct gs_sched_config *gs_sched_get_config(const struct gs_sched *s);
  * on nodes holding lower-priority pods, and returns the same message text (same pointer) as
  * long as nothing it depends on changed. */
 void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out);
+
+/* The run's clock (µs), read by the Coscheduling PreFilter (PodGroup backoff). */
+void gs_sched_set_now(struct gs_sched *s, gs_time now);
 
 /* Tell the scheduler that pod `p` carries a nominatedNodeName set outside gs_sched_cycle (the
  * scheduler already tracks the nominations it hands out and those present at gs_sched_new).

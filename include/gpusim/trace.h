@@ -21,7 +21,8 @@
  *   pod_event(t_us INT, pod_id INT, reason TEXT, message TEXT, count INT DEFAULT 1, last_us INT)
  *       t_us is the first occurrence, last_us the last one (equal when count is 1)
  *   sample(t_us INT, pool TEXT, nodes_ready INT, gpus_capacity INT, gpus_allocatable INT,
- *          gpus_allocated INT, pods_pending INT, pods_running INT, frag_gpus REAL)
+ *          gpus_allocated INT, pods_pending INT, pods_running INT, frag_gpus REAL,
+ *          gpus_held_by_incomplete_groups INT)
  *       pool '' is the whole cluster
  *   object(t_us INT, kind TEXT, namespace TEXT, name TEXT, status TEXT, message TEXT)
  *       API objects other than pods (status Created | Rejected)
@@ -117,6 +118,8 @@ struct gs_trace_sample {
     int64_t gpus_allocated;
     int pods_pending;
     int pods_running;
+    int64_t gpus_held_incomplete; /* GPUs held by PodGroups with fewer than minMember pods
+                                   * Running (whole-cluster rows; 0 in per-pool rows) */
     double frag_gpus; /* GPUs fragmented; NaN (written as NULL) while not measured */
 };
 /* Append one sample row. Returns 0 or GS_ESQL. */

@@ -245,6 +245,9 @@ struct gs_pod {
     const char *name;          /* arena */
     int workload;              /* index, -1 for none */
     int group;                 /* index into world.groups, -1 for none */
+    int next_in_group;         /* next pod of the same group, -1 at the end */
+    bool permit_waiting;       /* reserved on `node`, waiting at Permit (Coscheduling) */
+    gs_event_handle permit_ev; /* its Permit timeout while waiting */
     const struct gs_pod_template *tmpl;
     enum gs_phase phase;
     const char *reason;        /* status.reason, NULL when none */
@@ -310,6 +313,7 @@ struct gs_workload {
     struct gs_duration_dist duration;
     struct gs_pod_template tmpl;
     int group_min_member;     /* 0: no group */
+    gs_time group_timeout_us; /* group.scheduleTimeoutSeconds, -1 when unset */
     gs_time start_latency;    /* bind -> Running; -1: spec.startLatency */
     /* batch/v1 Job */
     int parallelism;
@@ -332,8 +336,12 @@ struct gs_group {
     int workload;
     int arrival;    /* which arrival of the workload made it */
     int min_member;
-    int first_pod;  /* pods of a group are contiguous: [first_pod, first_pod + npods) */
-    int npods;
+    int first_pod;  /* the group's pods, in creation order, linked through gs_pod.next_in_group */
+    int last_pod;
+    int npods;      /* pods ever created in the group */
+    gs_time created_us;         /* creationTimestamp of the PodGroup (Coscheduling QueueSort) */
+    gs_time schedule_timeout_us; /* spec.scheduleTimeoutSeconds, -1 when unset */
+    gs_time backoff_until;      /* Coscheduling podGroupBackoffSeconds: PreFilter rejects until then */
 };
 
 struct gs_priority_class {

@@ -19,6 +19,7 @@ static const char *const plugin_names[GS_PL_COUNT] = {
     [GS_PL_DYNAMIC_RESOURCES] = "DynamicResources",
     [GS_PL_BALANCED_ALLOCATION] = "NodeResourcesBalancedAllocation",
     [GS_PL_DEFAULT_PREEMPTION] = "DefaultPreemption",
+    [GS_PL_COSCHEDULING] = "Coscheduling",
     [GS_PL_PRIORITY_SORT] = "PrioritySort",
     [GS_PL_SCHEDULING_GATES] = "SchedulingGates",
     [GS_PL_NODE_PORTS] = "NodePorts",
@@ -68,6 +69,9 @@ void gs_sched_config_default(struct gs_sched_config *c, int k8s_minor)
     for (int i = 0; i < GS_PL_COUNT; i++)
         c->filter_enabled[i] = true;
     c->filter_enabled[GS_PL_DYNAMIC_RESOURCES] = c->dra_enabled;
+    c->filter_enabled[GS_PL_COSCHEDULING] = false; /* out of tree: only when a profile enables it */
+    c->permit_wait_us = 60 * INT64_C(1000000);  /* scheduler-plugins apis/config/v1 defaults.go */
+    c->pg_backoff_us = 0;
     /* Score plugins and their weights. */
     c->score_enabled[GS_PL_TAINT_TOLERATION] = true;
     c->score_weight[GS_PL_TAINT_TOLERATION] = 3;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gpusim/error.h"
+#include "gpusim/gang.h"
 #include "sched_internal.h"
 
 /* The filter plugins in the default profile's order (default_plugins.go). The volume, ports,
@@ -527,7 +528,7 @@ static void fit_error_text(struct gs_sched *s, int nexplicit, struct gs_hcount *
     gs_msg_reset(s);
     gs_msg_addf(s, "0/%d nodes are available:", s->nsnap);
     if (s->prefilter_reject) {
-        gs_msg_addf(s, " %s.", GS_MSG_AFFINITY_CONFLICT);
+        gs_msg_addf(s, " %s.", s->prefilter_msg ? s->prefilter_msg : GS_MSG_AFFINITY_CONFLICT);
     } else {
         int absent = s->nsnap - nexplicit;
         /* NodeToStatus's absent-nodes status (1.31+): the nodes a PreFilterResult left out. */
@@ -673,6 +674,38 @@ static void next_epoch(struct gs_sched *s)
     }
 }
 
+/* Coscheduling PostFilter, after DynamicResources and DefaultPreemption (out-of-tree plugins
+ * join the profile after the defaults; a successful preemption ends the PostFilter phase
+ * before it): when the group is rejected, its text joins the PostFilter reasons with ", " and
+ * the caller rejects the group's pods waiting at Permit. */
+static void cosched_postfilter(struct gs_sched *s, int p, struct gs_cycle_result *out)
+{
+    const struct gs_sched_config *c = &s->cfg;
+    if (!c->filter_enabled[GS_PL_COSCHEDULING] || s->w->pods[p].group < 0)
+        return;
+    char text[sizeof s->cosched_msg];
+    if (!gs_gang_postfilter(s->w, p, text, sizeof text))
+        return;
+    out->reject_group = true;
+    if (out->message == oom_message)
+        return;
+    if (out->message && out->message != s->msg) {
+        const char *base = out->message;
+        gs_msg_reset(s);
+        gs_msg_add(s, base);
+    }
+    bool other = (c->dra_enabled && c->filter_enabled[GS_PL_DYNAMIC_RESOURCES]) ||
+                 c->filter_enabled[GS_PL_DEFAULT_PREEMPTION];
+    gs_msg_add(s, other ? ", " : " ");
+    gs_msg_add(s, text);
+    out->message = s->msg;
+}
+
+void gs_sched_set_now(struct gs_sched *s, gs_time now)
+{
+    s->now = now;
+}
+
 void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
 {
     const struct gs_world *w = s->w;
@@ -683,6 +716,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->oom = false;
     s->restricted = false;
     s->prefilter_reject = false;
+    s->prefilter_msg = NULL;
     if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
         s->mfull = true;
         out->message = oom_message;
@@ -727,6 +761,25 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         }
         fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
         goto done;
+    }
+    /* Coscheduling PreFilter (after the in-tree PreFilters): a backed-off group or too few
+     * sibling pods; UnschedulableAndUnresolvable for every node. */
+    if (c->filter_enabled[GS_PL_COSCHEDULING] && pod->group >= 0) {
+        const char *why = gs_gang_prefilter(w, p, s->now, s->cosched_msg, sizeof s->cosched_msg);
+        if (why) {
+            s->prefilter_reject = true;
+            s->prefilter_msg = why;
+            out->unsched_plugins |= 1u << GS_PL_COSCHEDULING;
+            struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                  .plugin = GS_PL_COSCHEDULING,
+                                  .kind = GS_R_AFFINITY};
+            for (int i = 0; i < s->nsnap; i++) {
+                st.node = s->snap[i];
+                set_status(s, s->snap[i], pc.prio, &st, &nexplicit);
+            }
+            fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
+            goto done;
+        }
     }
     s->ncand = 0;
     if (pre > 0) {
@@ -819,6 +872,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
 
 done:
     clear_nominated(s);
+    if (!s->oom && out->node < 0 && out->nominated_node < 0)
+        cosched_postfilter(s, p, out);
     if (s->oom) {
         memset(out, 0, sizeof *out);
         out->node = -1;

@@ -2,6 +2,7 @@
  * the unschedulable pool and backoffQ share one unordered array ("waiting"), told apart by the
  * pod's qstate. A pod's heap_pos is its position in whichever of the two holds it. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpusim/error.h"
 #include "gpusim/queue.h"
@@ -15,7 +16,13 @@ struct gs_queue {
     int *waiting;
     int nwaiting, waiting_cap;
     int64_t seq;
+    bool cosched_sort;
 };
+
+void gs_queue_set_coscheduling_sort(struct gs_queue *q, bool on)
+{
+    q->cosched_sort = on;
+}
 
 struct gs_queue *gs_queue_new(struct gs_world *w, gs_time initial_backoff, gs_time max_backoff)
 {
@@ -52,11 +59,31 @@ static int reserve(int **arr, int *cap, int need)
     return 0;
 }
 
+/* Coscheduling Less (scheduler-plugins coscheduling.go): higher priority, then the earlier
+ * PodGroup creationTimestamp (a pod outside a group: its initial attempt, here its creation),
+ * then the smaller namespace/name of the group (or pod), which keeps siblings together; then
+ * insertion order (the real heap leaves equal keys in no particular order). */
+static bool cosched_before(const struct gs_world *w, const struct gs_pod *a, const struct gs_pod *b)
+{
+    gs_time ta = a->group >= 0 ? w->groups[a->group].created_us : a->created_us;
+    gs_time tb = b->group >= 0 ? w->groups[b->group].created_us : b->created_us;
+    if (ta != tb)
+        return ta < tb;
+    const char *ka = a->group >= 0 ? w->groups[a->group].name : a->name;
+    const char *kb = b->group >= 0 ? w->groups[b->group].name : b->name;
+    int c = strcmp(ka, kb);
+    if (c != 0)
+        return c < 0;
+    return a->queue_seq < b->queue_seq;
+}
+
 /* PrioritySort Less: higher priority, then earlier queue timestamp, then insertion order. */
-static bool before(const struct gs_pod *a, const struct gs_pod *b)
+static bool before_sort(const struct gs_queue *q, const struct gs_pod *a, const struct gs_pod *b)
 {
     if (a->tmpl->priority != b->tmpl->priority)
         return a->tmpl->priority > b->tmpl->priority;
+    if (q->cosched_sort)
+        return cosched_before(q->w, a, b);
     if (a->queue_ts != b->queue_ts)
         return a->queue_ts < b->queue_ts;
     return a->queue_seq < b->queue_seq;
@@ -74,7 +101,7 @@ static void sift_up(struct gs_queue *q, int pos)
     int pod = q->heap[pos];
     while (pos > 0) {
         int parent = (pos - 1) / 2;
-        if (!before(&pods[pod], &pods[q->heap[parent]]))
+        if (!before_sort(q, &pods[pod], &pods[q->heap[parent]]))
             break;
         heap_set(q, pos, q->heap[parent]);
         pos = parent;
@@ -90,9 +117,9 @@ static void sift_down(struct gs_queue *q, int pos)
         int c = 2 * pos + 1;
         if (c >= q->nheap)
             break;
-        if (c + 1 < q->nheap && before(&pods[q->heap[c + 1]], &pods[q->heap[c]]))
+        if (c + 1 < q->nheap && before_sort(q, &pods[q->heap[c + 1]], &pods[q->heap[c]]))
             c++;
-        if (!before(&pods[q->heap[c]], &pods[pod]))
+        if (!before_sort(q, &pods[q->heap[c]], &pods[pod]))
             break;
         heap_set(q, pos, q->heap[c]);
         pos = c;
@@ -219,7 +246,9 @@ uint32_t gs_queue_event_plugins(enum gs_cluster_event ev)
     case GS_CE_NODE_TAINT:
         return (1u << GS_PL_NODE_UNSCHEDULABLE) | (1u << GS_PL_TAINT_TOLERATION);
     case GS_CE_ASSIGNED_POD_DELETE:
-        return (1u << GS_PL_NODE_RESOURCES_FIT) | (1u << GS_PL_DYNAMIC_RESOURCES);
+        return (1u << GS_PL_NODE_RESOURCES_FIT) | (1u << GS_PL_DYNAMIC_RESOURCES) | (1u << GS_PL_COSCHEDULING);
+    case GS_CE_POD_ADD:
+        return 1u << GS_PL_COSCHEDULING;
     }
     return 0;
 }
@@ -281,4 +310,13 @@ void gs_queue_remove(struct gs_queue *q, int pod)
     }
     p->qstate = GS_Q_NONE;
     p->heap_pos = -1;
+}
+
+int gs_queue_activate(struct gs_queue *q, int pod)
+{
+    struct gs_pod *p = &q->w->pods[pod];
+    if (p->qstate != GS_Q_BACKOFF && p->qstate != GS_Q_UNSCHEDULABLE)
+        return 0;
+    waiting_remove(q, p->heap_pos);
+    return push_active(q, pod);
 }

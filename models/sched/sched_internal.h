@@ -195,6 +195,9 @@ struct gs_sched {
     int ncand;                  /* nodes to filter: those, or the whole snapshot */
     bool restricted;            /* this cycle: NodeAffinity's PreFilterResult restricted the nodes */
     bool prefilter_reject;      /* this cycle: PreFilter rejected the pod (terms conflict) */
+    const char *prefilter_msg;  /* its status message; NULL: NodeAffinity's terms conflict */
+    char cosched_msg[640];      /* Coscheduling PreFilter / PostFilter status text */
+    gs_time now;                /* the run's clock (gs_sched_set_now), for PodGroup backoff */
     int *feasible;              /* sized nodes_cap */
     int nfeasible;
 

@@ -23,8 +23,9 @@ static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
 static const char *const kinds[] = {"pod", "pods", "node", "object", "metric", "podGroup", NULL};
 
 /* Sample columns of the trace, camelCase (DESIGN.md, table sample; sim/metrics.c). */
-static const char *const metrics[] = {"gpusAllocated", "gpusAllocatable", "gpusCapacity", "podsPending",
-                                      "podsRunning",   "nodesReady",      NULL};
+static const char *const metrics[] = {"gpusAllocated", "gpusAllocatable", "gpusCapacity",
+                                      "podsPending",   "podsRunning",     "nodesReady",
+                                      "gpusHeldByIncompleteGroups",       NULL};
 /* Columns a later gpusim release samples (fragmentation). */
 static const char *const later_metrics[] = {"fragGpus", NULL};
 

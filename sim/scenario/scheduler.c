@@ -17,10 +17,10 @@
  * preScore, reserve, permit, preBind, postBind) are checked (plugin names, whether the plugin
  * implements the point) and otherwise follow those. The inert in-tree plugins of gs_plugin
  * (PodTopologySpread, ...) are configured like the rest; other in-tree names are accepted and
- * ignored. Out-of-tree plugins (Coscheduling, CapacityScheduling, ...) are "not supported
- * yet" when enabled or configured. pluginConfig args are decoded for NodeResourcesFit,
- * NodeResourcesBalancedAllocation and DefaultPreemption; non-empty args of any other plugin
- * are "not supported yet". */
+ * ignored. Coscheduling (scheduler-plugins) is modelled; other out-of-tree plugins
+ * (CapacityScheduling, ...) are "not supported yet" when enabled or configured. pluginConfig
+ * args are decoded for NodeResourcesFit, NodeResourcesBalancedAllocation, DefaultPreemption
+ * and Coscheduling; non-empty args of any other plugin are "not supported yet". */
 #include <stdint.h>
 #include <string.h>
 
@@ -31,7 +31,7 @@
 static const char *const other_in_tree[] = {"CinderLimits", "NodeDeclaredFeatures", "GangScheduling", NULL};
 
 static const char *const out_of_tree[] = {
-    "Coscheduling", "CapacityScheduling", "NodeResourceTopologyMatch", "NodeResourcesAllocatable",
+    "CapacityScheduling", "NodeResourceTopologyMatch", "NodeResourcesAllocatable",
     "TargetLoadPacking", "LoadVariationRiskBalancing", "LowRiskOverCommitment", "PreemptionToleration",
     "TopologicalSort", "NetworkOverhead", "SySched", "QOSSort", "CrossNodePreemption", "PodState", NULL};
 
@@ -83,6 +83,8 @@ static unsigned points_of(int p)
         return B(PT_PRE_FILTER) | B(PT_FILTER) | B(PT_RESERVE) | B(PT_PRE_BIND) | B(PT_PRE_SCORE) | B(PT_SCORE);
     case GS_PL_DEFAULT_BINDER:
         return B(PT_BIND);
+    case GS_PL_COSCHEDULING: /* scheduler-plugins pkg/coscheduling */
+        return B(PT_QUEUE_SORT) | B(PT_PRE_FILTER) | B(PT_POST_FILTER) | B(PT_PERMIT) | B(PT_RESERVE);
     default:
         return 0;
     }
@@ -280,6 +282,18 @@ static int decode_plugins(struct gs_ydec *d, const struct gs_ynode *m, const cha
         else if (st.mp_explicit[p])
             c->score_weight[p] = st.mp_weight[p];
     }
+    /* framework/runtime/framework.go NewFramework: exactly one QueueSort plugin. */
+    int nsort = 0;
+    for (int p = 0; p < GS_PL_COUNT; p++)
+        nsort += capable(p, PT_QUEUE_SORT) &&
+                 ((st.mp[p] && !st.star[PT_QUEUE_SORT] && !st.disabled[PT_QUEUE_SORT][p]) ||
+                  st.enabled[PT_QUEUE_SORT][p]);
+    if (nsort != 1)
+        return gs_y_error(d, m,
+                          "%s: only one queue sort plugin required for profile with scheduler name \"%s\", but got "
+                          "%d%s",
+                          path, c->scheduler_name ? c->scheduler_name : "default-scheduler", nsort,
+                          nsort > 1 ? " (with Coscheduling, disable PrioritySort under queueSort)" : "");
     return 0;
 }
 
@@ -527,6 +541,37 @@ static int preemption_args(struct gs_ydec *d, const struct gs_ynode *m, const ch
     return 0;
 }
 
+/* CoschedulingArgs (scheduler-plugins apis/config/v1: permitWaitingTimeSeconds default 60,
+ * podGroupBackoffSeconds default 0). */
+static int cosched_args(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
+{
+    static const char *const keys[] = {"apiVersion", "kind", "permitWaitingTimeSeconds", "podGroupBackoffSeconds",
+                                       NULL};
+    static const char *const later[] = {"podGroupRejectPercentage", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, later, NULL);
+    if (rc)
+        return rc;
+    char p[GS_SCN_PATH];
+    const struct gs_ynode *n;
+    const char *s;
+    if ((n = gs_y_get(m, "kind")) && (rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+        return rc;
+    if (n && strcmp(s, "CoschedulingArgs") != 0)
+        return gs_y_error(d, n, "%s: expected CoschedulingArgs, got %.80s", p, s);
+    int64_t v;
+    if ((n = gs_y_get(m, "permitWaitingTimeSeconds")) && !gs_y_is_null(n)) {
+        if ((rc = gs_y_int(d, n, gs_scn_path(p, "%s.permitWaitingTimeSeconds", path), 0, INT32_MAX, &v)))
+            return rc;
+        c->permit_wait_us = v * 1000000;
+    }
+    if ((n = gs_y_get(m, "podGroupBackoffSeconds")) && !gs_y_is_null(n)) {
+        if ((rc = gs_y_int(d, n, gs_scn_path(p, "%s.podGroupBackoffSeconds", path), 0, INT32_MAX, &v)))
+            return rc;
+        c->pg_backoff_us = v * 1000000;
+    }
+    return 0;
+}
+
 static int plugin_config(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, struct gs_sched_config *c)
 {
     int rc = gs_y_want_seq(d, seq, path);
@@ -568,6 +613,9 @@ static int plugin_config(struct gs_ydec *d, const struct gs_ynode *seq, const ch
                 return rc;
         } else if (kind == PK_MODELLED && id == GS_PL_DEFAULT_PREEMPTION) {
             if (args && (rc = preemption_args(d, args, fp, c)))
+                return rc;
+        } else if (kind == PK_MODELLED && id == GS_PL_COSCHEDULING) {
+            if (args && (rc = cosched_args(d, args, fp, c)))
                 return rc;
         } else if (args && args->n > 0) {
             return gs_y_unsupported(d, args, gs_scn_path(fp, "%s.args (%s)", ip, name));
@@ -688,9 +736,8 @@ static int kube_scheduler_config(struct gs_ydec *d, const struct gs_ynode *m, co
 
 int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_scenario *sc)
 {
-    static const char *const keys[] = {"config", "tieBreak", "admission", NULL};
-    static const char *const unsup[] = {"kueueConfig", NULL};
-    int rc = gs_y_check_map(d, map, "spec.scheduler", keys, unsup, NULL);
+    static const char *const keys[] = {"config", "tieBreak", "admission", "kueueConfig", NULL};
+    int rc = gs_y_check_map(d, map, "spec.scheduler", keys, NULL, NULL);
     if (rc)
         return rc;
     struct gs_sched_config *c = &sc->sched;
@@ -714,11 +761,17 @@ int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sc
         int v;
         if ((rc = gs_y_enum(d, n, "spec.scheduler.admission", adm, &v)))
             return rc;
-        if (v != 0) {
-            char p[GS_SCN_PATH];
-            return gs_y_unsupported(d, n, gs_scn_path(p, "spec.scheduler.admission: %s", adm[v]));
+        sc->admission = adm[v]; /* kueue: sim/kueue_run.c admits labelled Jobs and workloads */
+        if (v == 1) {
+            /* Gang admission: Coscheduling's PreFilter, PostFilter and QueueSort, and a group
+             * placed all at once (sim/run.c group cycle) instead of waiting at Permit. */
+            c->gang_admission = true;
+            c->filter_enabled[GS_PL_COSCHEDULING] = true;
+            c->filter_enabled[GS_PL_PRIORITY_SORT] = false;
         }
-        sc->admission = adm[v];
     }
+    if ((n = gs_y_get(map, "kueueConfig")) && !gs_y_is_null(n) &&
+        (rc = gs_scn_kueue_config(d, n, "spec.scheduler.kueueConfig", sc)))
+        return rc;
     return 0;
 }

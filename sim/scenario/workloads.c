@@ -188,6 +188,7 @@ static int timing(struct gs_ydec *d, const struct gs_ynode *e, const char *path,
     if ((rc = duration(d, gs_y_get(e, "duration"), gs_scn_path(p, "%s.duration", path), &w->duration)))
         return rc;
     w->start_latency = -1;
+    w->group_timeout_us = -1;
     const struct gs_ynode *sl = gs_y_get(e, "startLatency");
     if (sl && !gs_y_is_null(sl))
         return gs_y_duration(d, sl, gs_scn_path(p, "%s.startLatency", path), false, &w->start_latency);
@@ -203,8 +204,9 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
                                        "startLatency", "group",    "template", "priorityClassName",
                                        NULL};
     static const char *const required[] = {"name", "template", NULL};
-    static const char *const group_keys[] = {"minMember", NULL};
-    static const char *const group_unsupported[] = {"minResources", "scheduleTimeoutSeconds", NULL};
+    static const char *const group_keys[] = {"minMember", "scheduleTimeoutSeconds", NULL};
+    static const char *const group_required[] = {"minMember", NULL};
+    static const char *const group_unsupported[] = {"minResources", NULL};
     char p[GS_SCN_PATH];
     int rc = gs_y_check_map(d, e, path, keys, NULL, required);
     if (rc)
@@ -232,13 +234,20 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
     if ((v = gs_y_get(e, "group")) && !gs_y_is_null(v)) {
         char gp[GS_SCN_PATH];
         gs_scn_path(gp, "%s.group", path);
-        if ((rc = gs_y_check_map(d, v, gp, group_keys, group_unsupported, group_keys)))
+        if ((rc = gs_y_check_map(d, v, gp, group_keys, group_unsupported, group_required)))
             return rc;
         int64_t m;
         if ((rc = gs_y_int(d, gs_y_get(v, "minMember"), gs_scn_path(p, "%s.minMember", gp), 1, GS_MAX_REPLICAS,
                            &m)))
             return rc;
         w->group_min_member = (int)m;
+        const struct gs_ynode *t = gs_y_get(v, "scheduleTimeoutSeconds");
+        int64_t secs = 0;
+        /* PodGroupSpec.ScheduleTimeoutSeconds is an *int32 of seconds. */
+        if (t && !gs_y_is_null(t) &&
+            (rc = gs_y_int(d, t, gs_scn_path(p, "%s.scheduleTimeoutSeconds", gp), 1, INT32_MAX, &secs)))
+            return rc;
+        w->group_timeout_us = t && !gs_y_is_null(t) ? secs * 1000000 : -1;
     }
     /* The pod named in admission messages: the first one the workload makes. */
     int64_t npods = (int64_t)w->replicas * w->arrival.count;
@@ -260,16 +269,6 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
     return gs_scn_pod_template(d, gs_y_get(e, "template"), &c, &w->tmpl);
 }
 
-/* A manifest labelled for Kueue is admitted by Kueue, which is not modelled yet. */
-static int no_kueue(struct gs_ydec *d, const struct gs_ynode *meta, const char *path)
-{
-    const struct gs_ynode *l = gs_y_get(gs_y_get(meta, "labels"), "kueue.x-k8s.io/queue-name");
-    char p[GS_SCN_PATH];
-    if (l)
-        return gs_y_unsupported(d, l, gs_scn_path(p, "%s.labels[kueue.x-k8s.io/queue-name] (Kueue admission)", path));
-    return 0;
-}
-
 static int pod_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_scenario *sc,
                         struct gs_workload *w, const struct gs_ynode **name_node)
 {
@@ -286,7 +285,7 @@ static int pod_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char 
     if (!gs_scn_is_dns_subdomain(w->name))
         return gs_y_error(d, *name_node, "invalid Pod name '%s' at %s.name: must be a DNS-1123 subdomain", w->name,
                           p);
-    if ((rc = no_kueue(d, meta, p)))
+    if ((rc = gs_scn_kueue_queue_label(d, meta, p, w->name, sc)))
         return rc;
     w->kind = GS_WL_POD;
     w->api_kind = "Pod";
@@ -335,7 +334,7 @@ static int job_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char 
                           "invalid Job name '%s' at %s.name: must be a DNS-1123 subdomain of at most 63 "
                           "characters (it becomes the job-name label of its pods)",
                           w->name, p);
-    if ((rc = no_kueue(d, meta, p)))
+    if ((rc = gs_scn_kueue_queue_label(d, meta, p, w->name, sc)))
         return rc;
     w->kind = GS_WL_JOB;
     w->api_kind = "Job";
