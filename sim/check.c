@@ -209,6 +209,13 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
     }
     if (e->nconditions && !conditions_match(r, e, pod_condition, p, d))
         ok = false;
+    if (e->nominated_node) {
+        const char *nn = p->nominated_node >= 0 ? r->w->nodes[p->nominated_node].name : "";
+        if (strcmp(nn, e->nominated_node) != 0) {
+            sbf(d, "nominatedNodeName is \"%s\"; ", nn);
+            ok = false;
+        }
+    }
     if (e->has_scheduled_within) {
         char b2[32];
         if (p->scheduled_us < 0) {
@@ -359,6 +366,11 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
                 cget = pod_condition;
             }
         }
+    } else if (strcmp(e->obj_kind, "Workload") == 0) {
+        /* A Kueue Workload (sim/kueue_run.c), named after its Job or workload. */
+        cobj = gs_kueue_run_find(r, e->name);
+        cget = gs_kueue_run_condition;
+        exists = cobj != NULL;
     } else if (strcmp(e->obj_kind, "PriorityClass") == 0) {
         exists = gs_world_find_priority_class(r->w, e->name) != NULL;
     } else if (strcmp(e->obj_kind, "DaemonSet") == 0) {

@@ -103,6 +103,7 @@ struct gs_expect {
     bool has_scheduled_within;
     gs_time scheduled_within;
     struct gs_expect_condition *conditions; /* pod and object: each must be present and match */
+    const char *nominated_node; /* pod: status.nominatedNodeName ("" for none) */
     int nconditions;
     bool has_exists;
     bool exists;

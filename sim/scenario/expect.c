@@ -156,7 +156,7 @@ static int conditions(struct gs_ydec *d, const struct gs_ynode *m, const char *p
 static int pod(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
 {
     static const char *const keys[] = {"pod",    "at",     "phase",           "node",       "message", "messageContains",
-                                       "reason", "exists", "scheduledWithin", "conditions", NULL};
+                                       "reason", "exists", "scheduledWithin", "conditions", "nominatedNodeName", NULL};
     char p[GS_SCN_PATH];
     int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
     if (rc || (rc = name(d, m, "pod", path, false, &e->name)) || (rc = phase(d, m, path, phases, e)))
@@ -168,7 +168,8 @@ static int pod(struct gs_ydec *d, const struct gs_ynode *m, const char *path, st
     if ((rc = str(d, m, "message", path, &e->message)) ||
         (rc = str(d, m, "messageContains", path, &e->message_contains)) ||
         (rc = str(d, m, "reason", path, &e->reason)) ||
-        (rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)) || (rc = conditions(d, m, path, e)))
+        (rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)) || (rc = conditions(d, m, path, e)) ||
+        (rc = str(d, m, "nominatedNodeName", path, &e->nominated_node)))
         return rc;
     if ((v = gs_y_get(m, "scheduledWithin"))) {
         if ((rc = gs_y_duration(d, v, gs_scn_path(p, "%s.scheduledWithin", path), false, &e->scheduled_within)))
@@ -425,13 +426,14 @@ static int node(struct gs_ydec *d, const struct gs_ynode *m, const char *path, s
 }
 
 /* The kinds an object: check can name now, with their apiVersion (check.c eval_object). */
-static const char *const object_kinds[] = {"Pod", "Job", "PriorityClass", "DaemonSet", NULL};
-static const char *const object_api_versions[] = {"v1", "batch/v1", "scheduling.k8s.io/v1", "apps/v1"};
+static const char *const object_kinds[] = {"Pod", "Job", "PriorityClass", "DaemonSet", "Workload", NULL};
+static const char *const object_api_versions[] = {"v1", "batch/v1", "scheduling.k8s.io/v1", "apps/v1",
+                                                  "kueue.x-k8s.io/v1beta1"};
 /* Kinds besides Pod whose conditions an object: check compares (check.c eval_object). */
-static const char *const condition_kinds[] = {NULL};
+static const char *const condition_kinds[] = {"Workload", NULL};
 /* Kinds SCENARIO.md names that later gpusim releases model. */
 static const char *const later_object_kinds[] = {
-    "Deployment",    "Workload",     "ResourceClaim", "ResourceClaimTemplate",
+    "Deployment",    "ResourceClaim", "ResourceClaimTemplate",
     "ResourceSlice", "DeviceClass", "PodGroup",     "LeaderWorkerSet", "ClusterQueue",
     "LocalQueue",  "ResourceFlavor", "Topology",    "ClusterPolicy", "Node",
     NULL};
@@ -660,7 +662,7 @@ static int expectation(struct gs_ydec *d, const struct gs_ynode *m, const char *
         if ((rc = pod(d, m, path, e)))
             return rc;
         if (!e->has_phase && !e->node && !e->message && !e->message_contains && !e->reason && !e->has_exists &&
-            !e->has_scheduled_within && !e->nconditions) {
+            !e->has_scheduled_within && !e->nconditions && !e->nominated_node) {
             e->has_exists = true; /* `pod: x` alone: it exists */
             e->exists = true;
         }
@@ -794,6 +796,8 @@ int gs_expect_describe(const struct gs_expect *e, char *buf, size_t n)
             put(&o, " reason %s", e->reason);
         if (e->has_scheduled_within)
             put(&o, " scheduledWithin %s", dur(e->scheduled_within, b1, sizeof b1));
+        if (e->nominated_node)
+            put(&o, " nominatedNodeName %s", e->nominated_node[0] ? e->nominated_node : "\"\"");
         put_conditions(&o, e);
         break;
     case GS_EX_PODS: {
