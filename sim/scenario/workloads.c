@@ -269,6 +269,16 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
     return gs_scn_pod_template(d, gs_y_get(e, "template"), &c, &w->tmpl);
 }
 
+/* A manifest labelled for Kueue is admitted by Kueue, which is not modelled yet. */
+static int no_kueue(struct gs_ydec *d, const struct gs_ynode *meta, const char *path)
+{
+    const struct gs_ynode *l = gs_y_get(gs_y_get(meta, "labels"), "kueue.x-k8s.io/queue-name");
+    char p[GS_SCN_PATH];
+    if (l)
+        return gs_y_unsupported(d, l, gs_scn_path(p, "%s.labels[kueue.x-k8s.io/queue-name] (Kueue admission)", path));
+    return 0;
+}
+
 static int pod_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_scenario *sc,
                         struct gs_workload *w, const struct gs_ynode **name_node)
 {
@@ -285,7 +295,7 @@ static int pod_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char 
     if (!gs_scn_is_dns_subdomain(w->name))
         return gs_y_error(d, *name_node, "invalid Pod name '%s' at %s.name: must be a DNS-1123 subdomain", w->name,
                           p);
-    if ((rc = gs_scn_kueue_queue_label(d, meta, p, w->name, sc)))
+    if ((rc = no_kueue(d, meta, p)))
         return rc;
     w->kind = GS_WL_POD;
     w->api_kind = "Pod";
@@ -334,7 +344,7 @@ static int job_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char 
                           "invalid Job name '%s' at %s.name: must be a DNS-1123 subdomain of at most 63 "
                           "characters (it becomes the job-name label of its pods)",
                           w->name, p);
-    if ((rc = gs_scn_kueue_queue_label(d, meta, p, w->name, sc)))
+    if ((rc = no_kueue(d, meta, p)))
         return rc;
     w->kind = GS_WL_JOB;
     w->api_kind = "Job";
