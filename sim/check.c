@@ -366,11 +366,6 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
                 cget = pod_condition;
             }
         }
-    } else if (strcmp(e->obj_kind, "Workload") == 0) {
-        /* A Kueue Workload (sim/kueue_run.c), named after its Job or workload. */
-        cobj = gs_kueue_run_find(r, e->name);
-        cget = gs_kueue_run_condition;
-        exists = cobj != NULL;
     } else if (strcmp(e->obj_kind, "PriorityClass") == 0) {
         exists = gs_world_find_priority_class(r->w, e->name) != NULL;
     } else if (strcmp(e->obj_kind, "DaemonSet") == 0) {
