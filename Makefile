@@ -34,5 +34,8 @@ test-asan: deps
 bench: build
 	@tools/bench/run $(BUILD)
 
+fgd-sweep: build
+	$(BUILD)/gpusim experiment fgd --workload default --policies all --seeds 42-51 --tune 1.3 --jobs $(JOBS) --csv $(BUILD)/fgd-default.csv
+
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "gpusim/bringup.h"
+#include "gpusim/dpconfig.h"
 #include "gpusim/gfd.h"
+#include "gpusim/mig.h"
 #include "models/bringup_internal.h"
 
 /* ---------------------------------------------------------------- facts */
@@ -304,7 +306,11 @@ static void stop_operand(struct gs_node_bringup *b, struct gs_bringup_actions *o
         b->plugin_registered = false;
         gs_bu_set_allocatable(b, out, 0);
         break;
-    case GS_OPD_GFD: b->pending &= ~(1u << GS_BT_GFD); break;
+    case GS_OPD_GFD:
+        /* GFD labels again when its pod comes back (paused for a MIG change, re-enabled). */
+        b->pending &= ~(1u << GS_BT_GFD);
+        b->gfd_labelled = false;
+        break;
     case GS_OPD_MIG_MANAGER: b->pending &= ~(1u << GS_BT_MIG_MANAGER); break;
     case GS_OPD_DCGM_EXPORTER: b->pending &= ~(1u << GS_BT_DCGM_EXPORTER); break;
     case GS_OPD_VALIDATOR:
@@ -595,11 +601,29 @@ static void gfd_labels(const struct gs_bringup_ctx *ctx, struct gs_node_bringup 
                         : ms && strcmp(ms, "mixed") == 0 ? GS_MIG_MIXED
                                                          : GS_MIG_NONE,
     };
+    /* The device plugin's config (sharing, renames, its MIG strategy) and the MIG layouts. */
+    if (ctx->dp)
+        gs_dp_gfd_input(ctx->dp, &in);
     struct gs_labels l = {0};
     if (gs_gfd_labels(&in, &l, ctx->arena) != 0)
         return;
+    if (ctx->mig && b->node.product &&
+        gs_mig_gfd_labels(in.mig_strategy, b->node.product, ctx->mig, b->node.gpu_count, ctx->dp, &l, ctx->arena))
+        return;
     for (int i = 0; i < l.n; i++)
         gs_bu_label_set(out, l.kv[i].key, l.kv[i].value);
+    /* Labels an earlier pass wrote that this one does not (a MIG profile gone, no sharing any
+     * more): GFD owns them, so they go. */
+    static const char *const owned[] = {"nvidia.com/mig.strategy", "nvidia.com/gpu.multiprocessors",
+                                        "nvidia.com/gpu.slices.gi", "nvidia.com/gpu.slices.ci"};
+    for (int i = 0; ctx->labels && i < ctx->labels->n; i++) {
+        const char *k = ctx->labels->kv[i].key;
+        bool mine = strncmp(k, "nvidia.com/mig-", 15) == 0;
+        for (size_t j = 0; j < sizeof owned / sizeof owned[0] && !mine; j++)
+            mine = strcmp(k, owned[j]) == 0;
+        if (mine && !gs_labels_get(&l, k))
+            gs_bu_label_del(out, k);
+    }
 }
 
 /* ---------------------------------------------------------------- inputs */
@@ -697,7 +721,7 @@ bool gs_bringup_timer(const struct gs_bringup_ctx *ctx, struct gs_node_bringup *
         break;
     case GS_BT_MIG_MANAGER:
         gs_bu_set_status(b, out, GS_OPD_MIG_MANAGER, GS_OPD_RUNNING, true);
-        if (label(ctx, "nvidia.com/mig.config"))
+        if (!ctx->mig_external && label(ctx, "nvidia.com/mig.config"))
             gs_bu_label_set(out, "nvidia.com/mig.config.state", "success");
         break;
     case GS_BT_DCGM_EXPORTER:
@@ -778,6 +802,17 @@ void gs_bringup_image_published(const struct gs_bringup_ctx *ctx, struct gs_node
     /* Same retry time, but now a foreground timer: a run without a horizon waits for it. */
     gs_time d = b->retry_at > ctx->now ? b->retry_at - ctx->now : 0;
     gs_bu_start_timer(ctx, b, out, GS_BT_DRIVER_RETRY, d, false);
+}
+
+void gs_bringup_gfd_restart(const struct gs_bringup_ctx *ctx, struct gs_node_bringup *b,
+                            struct gs_bringup_actions *out)
+{
+    if (!b->joined || b->rebooting || !b->gfd_labelled || !b->deployed[GS_OPD_GFD])
+        return;
+    b->gfd_labelled = false;
+    b->restarts[GS_OPD_GFD]++;
+    gs_bu_set_status(b, out, GS_OPD_GFD, GS_OPD_RUNNING, false);
+    gs_bu_start_timer(ctx, b, out, GS_BT_GFD, gs_bu_step(ctx, GS_STEP_GFD), false);
 }
 
 void gs_bringup_labels_changed(const struct gs_bringup_ctx *ctx, struct gs_node_bringup *b,

@@ -22,6 +22,8 @@ static const char *const step_names[GS_STEP_COUNT] = {
     [GS_STEP_PLUGIN_VALIDATION] = "pluginValidation",
     [GS_STEP_REBOOT] = "reboot",
     [GS_STEP_IMAGE_PULL_BACKOFF] = "imagePullRetry",
+    [GS_STEP_MIG_RECONFIGURE] = "migReconfigure",
+    [GS_STEP_MIG_MODE_CHANGE] = "migModeChange",
 };
 
 const char *gs_step_name(enum gs_step s)

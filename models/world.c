@@ -117,7 +117,8 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
     const struct gs_pool *pl = &w->pools[pool];
     struct gs_node *n = &w->nodes[w->nnodes];
     memset(n, 0, sizeof *n);
-    n->name = gs_arena_printf(&w->arena, "%s-%d", pl->name, index_in_pool);
+    const struct gs_pool_node *own = pl->nodes && index_in_pool < pl->count ? &pl->nodes[index_in_pool] : NULL;
+    n->name = own ? own->name : gs_arena_printf(&w->arena, "%s-%d", pl->name, index_in_pool);
     if (!n->name)
         return GS_ENOMEM;
     n->pool = pool;
@@ -138,10 +139,30 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
         memcpy(n->taints, pl->taints, sizeof *n->taints * (size_t)pl->ntaints);
         n->ntaints = pl->ntaints;
     }
+    if (own) {
+        /* An imported node (spec.cluster.source): its own labels, taints and cordon. */
+        for (int i = 0; i < own->labels.n; i++)
+            if (gs_labels_set(&n->labels, &w->arena, own->labels.kv[i].key, own->labels.kv[i].value))
+                return GS_ENOMEM;
+        n->taints = NULL;
+        n->ntaints = 0;
+        if (own->ntaints) {
+            n->taints = gs_arena_alloc(&w->arena, sizeof *n->taints * (size_t)own->ntaints);
+            if (!n->taints)
+                return GS_ENOMEM;
+            memcpy(n->taints, own->taints, sizeof *n->taints * (size_t)own->ntaints);
+            n->ntaints = own->ntaints;
+        }
+        n->unschedulable = own->unschedulable;
+    }
     n->capacity = pl->capacity;
     for (int r = 0; r < GS_RES_MAX; r++) {
         int64_t a = pl->capacity.v[r] - pl->reserved.v[r];
         n->allocatable.v[r] = a > 0 ? a : 0;
+    }
+    if (own && own->capacity && own->allocatable) {
+        n->capacity = *own->capacity;
+        n->allocatable = *own->allocatable;
     }
     n->gpu_product = pl->gpu_product;
     n->gpu_count = pl->gpu_count;
@@ -163,6 +184,7 @@ int gs_world_add_pod(struct gs_world *w, const char *name, int wl, const struct 
     p->workload = wl;
     p->group = -1;
     p->next_in_group = -1;
+    p->lws_group = -1;
     p->tmpl = tmpl;
     p->phase = GS_PHASE_PENDING;
     p->node = -1;
@@ -267,7 +289,9 @@ int gs_world_find_node(const struct gs_world *w, const char *name)
 
 int gs_world_find_pod(const struct gs_world *w, const char *name)
 {
-    for (int i = 0; i < w->npods; i++)
+    /* The newest pod of that name: a StatefulSet-style controller (LeaderWorkerSet) re-creates
+     * a pod under its old name. */
+    for (int i = w->npods - 1; i >= 0; i--)
         if (strcmp(w->pods[i].name, name) == 0)
             return i;
     return -1;

@@ -20,6 +20,7 @@
 #include "gpusim/report.h"
 #include "gpusim/trace.h"
 #include "gpusim/world.h"
+#include "reports/describe_devices.h"
 
 /* The node's string maps (labels, taints, resources, operands) are gs_labels kept in the
  * view's arena: sorted by key, as kubectl describe prints them. A NULL value removes the key. */
@@ -326,7 +327,9 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
                 fprintf(out, "  %-*s  %-5s  %-18s  %s\n", w, v.operands.kv[i].key, ready, sp ? sp + 1 : val, since);
             }
         }
-        rc = print_pods(db, id, at_us, out);
+        rc = gs_describe_devices(db, id, at_us, out); /* GPUs, MIG instances, shares */
+        if (rc == 0)
+            rc = print_pods(db, id, at_us, out);
         if (rc)
             rc = err(errbuf, errlen, rc, "trace '%s': %s", trace_path, sqlite3_errmsg(db));
     }

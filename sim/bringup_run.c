@@ -20,6 +20,7 @@
 
 #include "gpusim/bringup.h"
 #include "gpusim/error.h"
+#include "sim/devices_run.h"
 #include "sim/run_state.h"
 
 struct bu_node {
@@ -78,7 +79,7 @@ static struct bu_node *node_state(struct gs_runner *r, int ni)
 static struct gs_bringup_ctx make_ctx(struct gs_runner *r, int ni)
 {
     struct gs_node *n = &r->w->nodes[ni];
-    return (struct gs_bringup_ctx){
+    struct gs_bringup_ctx c = {
         .cfg = &r->bringup->cfg,
         .rng = r->rng,
         .arena = &r->w->arena,
@@ -89,6 +90,8 @@ static struct gs_bringup_ctx make_ctx(struct gs_runner *r, int ni)
         .published = r->bringup->published,
         .npublished = r->bringup->npublished,
     };
+    gs_devices_run_ctx(r, ni, &c); /* the plugin's config and the MIG layouts (devices_run.c) */
+    return c;
 }
 
 static const char *effect_name(enum gs_effect e)
@@ -167,6 +170,11 @@ static void apply(struct gs_runner *r, int ni, const struct gs_bringup_actions *
             break;
         case GS_BA_ALLOCATABLE:
         case GS_BA_CAPACITY: {
+            if (r->devices && strcmp(a->key, "nvidia.com/gpu") == 0) {
+                /* What the device plugin advertises under its config and the MIG layouts. */
+                gs_devices_run_advertise(r, ni, a->kind == GS_BA_CAPACITY, a->amount, s->b.unhealthy, &grew, &resources);
+                break;
+            }
             int ri = gs_res_intern(&r->w->res, &r->w->arena, a->key);
             if (ri < 0) {
                 r->err = GS_ENOMEM;
@@ -230,11 +238,12 @@ int gs_bringup_run_setup(struct gs_runner *r)
     r->bringup->cfg = r->sc->op;
     if (!r->sc->op.enabled)
         r->bringup->cfg.managed_by = GS_MANAGED_HOST; /* the node image runs the plugin */
-    return 0;
+    return gs_devices_run_setup(r);
 }
 
 void gs_bringup_run_free(struct gs_runner *r)
 {
+    gs_devices_run_free(r);
     struct gs_bringup_run *bu = r->bringup;
     if (!bu)
         return;
@@ -284,6 +293,7 @@ void gs_bringup_run_joined(struct gs_runner *r, int ni)
     struct bu_node *s = node_state(r, ni);
     if (!s)
         return;
+    gs_devices_run_joined(r, ni);
     trace_initial(r, ni);
     const struct gs_node *n = &r->w->nodes[ni];
     const struct gs_pool *pl = &r->w->pools[n->pool];
@@ -356,6 +366,30 @@ void gs_bringup_run_labels_changed(struct gs_runner *r, int ni)
     struct gs_bringup_actions out = {0};
     struct gs_bringup_ctx c = make_ctx(r, ni);
     gs_bringup_labels_changed(&c, &s->b, &out);
+    apply(r, ni, &out);
+    gs_devices_run_labels_changed(r, ni); /* device-plugin.config, mig.config */
+}
+
+void gs_bringup_run_set_labels(struct gs_runner *r, int ni, const char *const *keys, const char *const *values, int n)
+{
+    if (!r->bringup || ni >= r->bringup->cap || !r->bringup->nodes[ni].started)
+        return;
+    struct gs_bringup_actions out = {0};
+    for (int i = 0; i < n && i < GS_BRINGUP_MAX_ACTIONS; i++) {
+        out.a[out.n++] = (struct gs_bringup_action){
+            .kind = values[i] ? GS_BA_LABEL_SET : GS_BA_LABEL_DEL, .key = keys[i], .value = values[i]};
+    }
+    apply(r, ni, &out);
+}
+
+void gs_bringup_run_plugin_restart(struct gs_runner *r, int ni)
+{
+    if (!r->bringup || ni >= r->bringup->cap || !r->bringup->nodes[ni].started)
+        return;
+    struct gs_bringup_actions out = {0};
+    struct gs_bringup_ctx c = make_ctx(r, ni);
+    gs_bringup_plugin_restart(&c, &r->bringup->nodes[ni].b, &out);
+    gs_bringup_gfd_restart(&c, &r->bringup->nodes[ni].b, &out); /* GFD's config-manager too */
     apply(r, ni, &out);
 }
 
@@ -678,6 +712,8 @@ void gs_bringup_run_on_timer(struct gs_engine *eng, const struct gs_event *ev, v
     if (!gs_bringup_timer(&c, &s->b, t, gen, token, &out))
         return;
     apply(r, ni, &out);
+    if (t == GS_BT_MIG_MANAGER)
+        gs_devices_run_mig_started(r, ni); /* mig-manager applies nvidia.com/mig.config */
     if (t == GS_BT_REBOOT)
         node_back(r, ni);
     if (t == GS_BT_UPGRADE_TIMEOUT)

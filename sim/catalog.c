@@ -249,7 +249,7 @@ static const char *const profile_keys[] = {
     "base",          "nfdLabel",       "operatorLabel",    "driverCompile",    "driverPrecompiled",
     "driverHost",    "driverValidation", "toolkit",        "toolkitValidation", "devicePlugin",
     "gfd",           "migManager",     "dcgmExporter",     "cudaValidation",   "pluginValidation",
-    "reboot",        "imagePullRetry", NULL};
+    "reboot",        "imagePullRetry", "migReconfigure", "migModeChange", NULL};
 _Static_assert(sizeof profile_keys / sizeof profile_keys[0] == GS_STEP_COUNT + 2, "one key per step");
 
 static int unknown_profile(struct gs_ydec *d, const struct gs_ynode *n, const char *what, const char *name,
@@ -310,7 +310,7 @@ static int decode_profile(struct gs_ydec *d, const struct gs_ynode *m, const cha
         given[s] = true;
     }
     if (!start)
-        for (int s = 0; s < GS_STEP_COUNT; s++)
+        for (int s = 0; s < GS_STEP_FIRST_OPTIONAL; s++)
             if (!given[s])
                 return gs_y_error(d, m, "missing step '%s' in %s: the %s profile gives every step",
                                   gs_step_name((enum gs_step)s), path, name);

@@ -366,6 +366,11 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
                 cget = pod_condition;
             }
         }
+    } else if (strcmp(e->obj_kind, "Workload") == 0) {
+        /* A Kueue Workload (sim/kueue_run.c), named after its Job or workload. */
+        cobj = gs_kueue_run_find(r, e->name);
+        cget = gs_kueue_run_condition;
+        exists = cobj != NULL;
     } else if (strcmp(e->obj_kind, "PriorityClass") == 0) {
         exists = gs_world_find_priority_class(r->w, e->name) != NULL;
     } else if (strcmp(e->obj_kind, "DaemonSet") == 0) {
@@ -388,6 +393,13 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
             }
             if (!ok)
                 return false;
+        }
+    } else if (gs_dra_run_kind(e->obj_kind)) {
+        /* DRA objects (sim/dra_run.c): existence, and a ResourceClaim's status subset. */
+        char why[1024];
+        if (!gs_dra_run_object(r, e, &exists, why, sizeof why)) {
+            sbf(d, "%s", why);
+            return false;
         }
     } else {
         sbf(d, "objects of kind %s are not modelled", e->obj_kind);

@@ -10,6 +10,7 @@
 #include "gpusim/gang.h"
 #include "gpusim/run.h"
 #include "gpusim/validation.h"
+#include "sim/devices_run.h"
 #include "sim/run_state.h"
 
 #define GS_DEFAULT_BACKOFF_INITIAL GS_SEC(1)
@@ -64,8 +65,9 @@ static void set_phase(struct gs_runner *r, int pod, enum gs_phase ph)
 
 static void want_cycle(struct gs_runner *r)
 {
+    gs_time now = gs_engine_now(r->eng);
     if (!r->sched_ev && gs_queue_active_len(r->queue) > 0)
-        r->sched_ev = at(r, gs_engine_now(r->eng), GS_PRIO_SCHED, GS_EV_SCHED, 0, 0);
+        r->sched_ev = at(r, r->sched_resume_at > now ? r->sched_resume_at : now, GS_PRIO_SCHED, GS_EV_SCHED, 0, 0);
 }
 
 static void want_flush(struct gs_runner *r)
@@ -109,6 +111,7 @@ static void cluster_event(struct gs_runner *r, enum gs_cluster_event ev)
     gs_queue_on_event(r->queue, ev, gs_engine_now(r->eng), r->scratch, r->scratch_cap, &nb);
     schedule_backoffs(r, nb);
     want_cycle(r);
+    gs_kueue_run_cluster_event(r); /* pending Kueue Workloads are retried */
 }
 
 /* ------------------------------------------------------------------ nodes */
@@ -174,6 +177,7 @@ static int add_node(struct gs_runner *r, int pool)
     gs_bringup_run_joined(r, ni);
     if (!r->sc->op.enabled)
         advertise_gpus(r, ni);
+    gs_dra_run_node_joined(r, ni); /* the DRA kubelet plugin's ResourceSlice */
     return ni;
 }
 
@@ -243,37 +247,48 @@ static int64_t planned_pods(const struct gs_workload *wl)
     return (int64_t)wl->replicas * (wl->arrival.count > 0 ? wl->arrival.count : 1);
 }
 
+/* The PodGroup object `name` (a PodGroup manifest that has arrived), -1 when there is none:
+ * a pod labelled for a PodGroup that does not exist is scheduled on its own, as the
+ * Coscheduling plugin does when GetPodGroup finds nothing. */
+static int podgroup_object(struct gs_runner *r, const char *name)
+{
+    const struct gs_world *w = r->w;
+    for (int g = 0; g < w->ngroups; g++)
+        if (w->groups[g].workload >= 0 && w->workloads[w->groups[g].workload].kind == GS_WL_PODGROUP &&
+            strcmp(w->groups[g].name, name) == 0)
+            return g;
+    return -1;
+}
+
 /* The pods of one arrival form one PodGroup, named `<name>` when the workload has one arrival
  * and `<name>-<arrival index>` otherwise (SCENARIO.md "workloads"). */
-static int join_group(struct gs_runner *r, int pi, int wi, int arrival)
+/* The PodGroup named `name` of workload `wi` (made when new, with `min_member`), -1 when out
+ * of memory. */
+static int group_named(struct gs_runner *r, int wi, int arrival, const char *name, int min_member)
 {
     struct gs_world *w = r->w;
     const struct gs_workload *wl = &w->workloads[wi];
-    int gi = -1;
-    for (int g = w->ngroups - 1; g >= 0 && gi < 0; g--)
-        if (w->groups[g].workload == wi && w->groups[g].arrival == arrival)
-            gi = g;
-    if (gi < 0) {
-        if (w->ngroups == w->groups_cap) {
-            int cap = w->groups_cap ? w->groups_cap * 2 : 16;
-            struct gs_group *g = realloc(w->groups, sizeof *g * (size_t)cap);
-            if (!g)
-                return GS_ENOMEM;
-            w->groups = g;
-            w->groups_cap = cap;
-        }
-        gi = w->ngroups++;
-        struct gs_group *g = &w->groups[gi];
-        g->name = wl->arrival.count > 1 ? gs_arena_printf(&w->arena, "%s-%d", wl->name, arrival) : wl->name;
-        g->workload = wi;
-        g->arrival = arrival;
-        g->min_member = wl->group_min_member;
-        g->first_pod = g->last_pod = -1;
-        g->npods = 0;
-        g->created_us = gs_engine_now(r->eng);
-        g->schedule_timeout_us = wl->group_timeout_us;
-        g->backoff_until = 0;
-    }
+    for (int g = w->ngroups - 1; g >= 0; g--)
+        if (w->groups[g].workload == wi && strcmp(w->groups[g].name, name) == 0)
+            return g;
+    if (gs_array_grow((void **)&w->groups, &w->groups_cap, w->ngroups + 1, sizeof *w->groups))
+        return -1;
+    int gi = w->ngroups++;
+    struct gs_group *g = &w->groups[gi];
+    memset(g, 0, sizeof *g);
+    g->name = gs_arena_strdup(&w->arena, name);
+    g->workload = wi;
+    g->arrival = arrival;
+    g->min_member = min_member;
+    g->first_pod = g->last_pod = -1;
+    g->created_us = gs_engine_now(r->eng);
+    g->schedule_timeout_us = wl->group_timeout_us;
+    return g->name ? gi : -1;
+}
+
+static void add_member(struct gs_runner *r, int gi, int pi)
+{
+    struct gs_world *w = r->w;
     struct gs_group *g = &w->groups[gi];
     if (g->last_pod >= 0)
         w->pods[g->last_pod].next_in_group = pi;
@@ -282,19 +297,26 @@ static int join_group(struct gs_runner *r, int pi, int wi, int arrival)
     g->last_pod = pi;
     g->npods++;
     w->pods[pi].group = gi;
-    return gi;
 }
 
-static int create_pod_from(struct gs_runner *r, int wi, int arrival, const struct gs_pod_template *tmpl)
+/* The pods of one arrival form one PodGroup, named `<name>` when the workload has one arrival
+ * and `<name>-<arrival index>` otherwise (SCENARIO.md "workloads"). */
+static int arrival_group(struct gs_runner *r, int wi, int arrival)
+{
+    const struct gs_workload *wl = &r->w->workloads[wi];
+    char name[300];
+    if (wl->arrival.count > 1)
+        snprintf(name, sizeof name, "%s-%d", wl->name, arrival);
+    else
+        snprintf(name, sizeof name, "%s", wl->name);
+    return group_named(r, wi, arrival, name, wl->group_min_member);
+}
+
+/* Create pod `name` of workload `wi` from `tmpl`, in PodGroup `gi` (-1: none): named, traced,
+ * queued (or rejected by the API server, or bound when nodeName is set). */
+static int spawn_pod(struct gs_runner *r, int wi, const char *name, const struct gs_pod_template *tmpl, int gi)
 {
     struct gs_workload *wl = &r->w->workloads[wi];
-    if (!tmpl)
-        tmpl = wl->active_tmpl ? wl->active_tmpl : &wl->tmpl;
-    char name[512];
-    if (planned_pods(wl) == 1 && wl->pods_created == 0)
-        snprintf(name, sizeof name, "%s", wl->name);
-    else
-        snprintf(name, sizeof name, "%s-%d", wl->name, wl->pods_created);
     gs_time now = gs_engine_now(r->eng);
     int pi = gs_world_add_pod(r->w, name, wi, tmpl, now);
     if (pi < 0) {
@@ -305,8 +327,8 @@ static int create_pod_from(struct gs_runner *r, int wi, int arrival, const struc
     r->phase_count[GS_PHASE_PENDING]++;
     struct gs_pod *p = &r->w->pods[pi];
     p->duration_us = sample_duration(r, &wl->duration);
-    if (wl->group_min_member > 0 && join_group(r, pi, wi, arrival) < 0)
-        return r->err = GS_ENOMEM;
+    if (gi >= 0)
+        add_member(r, gi, pi);
     trace_pod_row(r, pi);
     pod_event(r, pi, "Created", NULL);
     if (tmpl->invalid_detail) {
@@ -319,6 +341,7 @@ static int create_pod_from(struct gs_runner *r, int wi, int arrival, const struc
         pod_event(r, pi, "Rejected", p->message);
         return pi;
     }
+    gs_dra_run_pod_created(r, pi); /* claims from its ResourceClaimTemplates */
     if (tmpl->node_name) {
         /* spec.nodeName set: bound directly, the scheduler is skipped (kubelet admits it). */
         int ni = gs_world_find_node(r->w, tmpl->node_name);
@@ -326,6 +349,7 @@ static int create_pod_from(struct gs_runner *r, int wi, int arrival, const struc
             /* No Scheduled event: the scheduler never saw the pod (kubelet admits it). */
             gs_world_assign(r->w, pi, ni);
             p->scheduled_us = now;
+            gs_devices_run_bound(r, pi); /* its GPUs, as for a scheduled pod (a snapshot's Running pods) */
             gs_time start = now + (wl->start_latency >= 0 ? wl->start_latency : r->sc->start_latency);
             at(r, start, GS_PRIO_START, GS_EV_POD_START, pi, 0);
         } else {
@@ -340,6 +364,25 @@ static int create_pod_from(struct gs_runner *r, int wi, int arrival, const struc
         cluster_event(r, GS_CE_POD_ADD);
     want_cycle(r);
     return pi;
+}
+
+static int create_pod_from(struct gs_runner *r, int wi, int arrival, const struct gs_pod_template *tmpl)
+{
+    struct gs_workload *wl = &r->w->workloads[wi];
+    if (!tmpl)
+        tmpl = wl->active_tmpl ? wl->active_tmpl : &wl->tmpl;
+    char name[512];
+    if (planned_pods(wl) == 1 && wl->pods_created == 0)
+        snprintf(name, sizeof name, "%s", wl->name);
+    else
+        snprintf(name, sizeof name, "%s-%d", wl->name, wl->pods_created);
+    int gi = -1;
+    const char *pg = gs_labels_get(&tmpl->labels, "scheduling.x-k8s.io/pod-group");
+    if (pg)
+        gi = podgroup_object(r, pg);
+    else if (wl->group_min_member > 0 && (gi = arrival_group(r, wi, arrival)) < 0)
+        return r->err = GS_ENOMEM;
+    return spawn_pod(r, wi, name, tmpl, gi);
 }
 
 static int create_pod(struct gs_runner *r, int wi, int arrival)
@@ -370,6 +413,10 @@ static void on_arrival(struct gs_engine *eng, const struct gs_event *ev, void *c
     struct gs_workload *wl = &r->w->workloads[wi];
     gs_time now = gs_engine_now(eng);
     wl->arrivals_done++;
+    if (wl->kind == GS_WL_LIST) {
+        gs_list_run_arrival(r, wi, arrival); /* a pod list: its pods due now (sim/list_run.c) */
+        return;
+    }
 
     int npods = wl->replicas;
     if (wl->kind == GS_WL_POD)
@@ -385,6 +432,20 @@ static void on_arrival(struct gs_engine *eng, const struct gs_event *ev, void *c
             return;
         }
         npods = job_initial_pods(wl);
+    }
+    if (gs_kueue_run_arrival(r, wi, arrival))
+        npods = 0; /* Kueue creates the Workload; its pods come at admission */
+    if (wl->kind == GS_WL_PODGROUP) {
+        /* The PodGroup object: pods labelled scheduling.x-k8s.io/pod-group join it. */
+        if (podgroup_object(r, wl->name) < 0 && group_named(r, wi, arrival, wl->name, wl->group_min_member) < 0)
+            r->err = GS_ENOMEM;
+        trace_err(r, gs_trace_object(r->trace, now, "PodGroup", "default", wl->name, "Created", NULL));
+        npods = 0;
+    }
+    if (wl->kind == GS_WL_LWS) {
+        if (npods > 0)
+            gs_lws_run_arrival(r, wi); /* the LeaderWorkerSet controller makes its groups */
+        npods = 0;
     }
     for (int i = 0; i < npods; i++) {
         gs_time t = now + (gs_time)i * wl->arrival.stagger;
@@ -414,6 +475,8 @@ static void pod_terminated(struct gs_runner *r, int pi, enum gs_phase ph, const 
     cancel(r, &p->permit_ev);
     p->permit_waiting = false;
     bool held = p->node >= 0;
+    gs_dra_run_pod_ended(r, pi, p->node); /* claims released, deallocated, generated ones deleted */
+    gs_devices_run_released(r, pi); /* its GPUs (whole or a share) */
     gs_world_unassign(r->w, pi);
     gs_queue_remove(r->queue, pi);
     set_phase(r, pi, ph);
@@ -422,6 +485,8 @@ static void pod_terminated(struct gs_runner *r, int pi, enum gs_phase ph, const 
     trace_pod_row(r, pi);
     if (held)
         cluster_event(r, GS_CE_ASSIGNED_POD_DELETE);
+    if (gs_lws_run_pod_ended(r, pi))
+        at(r, now, GS_PRIO_CREATE, GS_EV_LWS_RESTART, pi, 0);
 }
 
 static void delete_pod(struct gs_runner *r, int pi, const char *reason, const char *msg);
@@ -433,7 +498,7 @@ static void job_after_pod(struct gs_runner *r, int pi, bool succeeded)
     if (p->workload < 0)
         return;
     struct gs_workload *wl = &r->w->workloads[p->workload];
-    if (wl->kind != GS_WL_JOB)
+    if (wl->kind != GS_WL_JOB || wl->suspended)
         return;
     if (wl->failed > wl->backoff_limit)
         return; /* the Job already failed */
@@ -478,10 +543,15 @@ static void on_pod_start(struct gs_engine *eng, const struct gs_event *ev, void 
     struct gs_pod *p = &r->w->pods[pi];
     if (p->deleted || p->phase != GS_PHASE_PENDING || p->node < 0)
         return;
+    if (!gs_devices_run_admit(r, pi))
+        return; /* the kubelet refused it (device plugin Allocate) */
     gs_time now = gs_engine_now(eng);
     set_phase(r, pi, GS_PHASE_RUNNING);
     p->started_us = now;
     pod_event(r, pi, "Started", NULL);
+    gs_lws_run_pod_started(r, pi);
+    p = &r->w->pods[pi];
+    gs_kueue_run_pod_started(r, pi);
     if (p->duration_us >= 0)
         p->finish_ev = at(r, now + p->duration_us, GS_PRIO_TERMINATE, GS_EV_POD_FINISH, pi, 0);
 }
@@ -494,6 +564,7 @@ static void on_pod_finish(struct gs_engine *eng, const struct gs_event *ev, void
     r->w->pods[pi].finish_ev = 0;
     pod_terminated(r, pi, GS_PHASE_SUCCEEDED, "Completed", NULL);
     job_after_pod(r, pi, true);
+    gs_kueue_run_pod_ended(r, pi);
 }
 
 /* A pod deleted through the API (deletePod, drain, a deleted node, preemption): it leaves the
@@ -510,6 +581,7 @@ static void delete_pod(struct gs_runner *r, int pi, const char *reason, const ch
     trace_pod_row(r, pi);
     if (was_active)
         job_after_pod(r, pi, false);
+    gs_kueue_run_pod_ended(r, pi);
 }
 
 /* An eviction (drain, a deleted node, a reboot, preemption) deletes the pod; a plain
@@ -569,6 +641,7 @@ static void bind(struct gs_runner *r, int pi, int ni)
     if (ni >= 0)
         gs_world_assign(r->w, pi, ni);
     ni = p->node;
+    gs_dra_run_bind(r, pi, ni); /* DynamicResources Reserve + PreBind */
     p->permit_waiting = false;
     cancel(r, &p->permit_ev);
     p->scheduled_us = now;
@@ -579,6 +652,7 @@ static void bind(struct gs_runner *r, int pi, int ni)
     char msg[600];
     snprintf(msg, sizeof msg, "Successfully assigned default/%s to %s", p->name, r->w->nodes[ni].name);
     pod_event(r, pi, "Scheduled", msg);
+    gs_devices_run_bound(r, pi); /* which GPUs it takes (sim/devices_run.c) */
     gs_time lat = wl && wl->start_latency >= 0 ? wl->start_latency : r->sc->start_latency;
     at(r, now + lat, GS_PRIO_START, GS_EV_POD_START, pi, 0);
 }
@@ -642,6 +716,7 @@ static void on_sched(struct gs_engine *eng, const struct gs_event *ev, void *ctx
         return;
     }
     struct gs_cycle_result res;
+    gs_dra_run_before_cycle(r);
     gs_sched_cycle(r->sched, pi, &res);
     r->cycles++;
     if (res.node >= 0) {
@@ -779,6 +854,12 @@ static void on_scenario(struct gs_engine *eng, const struct gs_event *ev, void *
         terminate_pod(r, pi, false, "Deleted", NULL);
         break;
     }
+    case GS_SEV_SCALE:
+        gs_lws_run_scale(r, se->workload, se->replicas);
+        break;
+    case GS_SEV_SCHEDULER_RESTART:
+        gs_sched_run_restart(r, se);
+        break;
     case GS_SEV_KERNEL_PATCH:
     case GS_SEV_XID:
     case GS_SEV_DEVICE_PLUGIN_RESTART:
@@ -832,6 +913,19 @@ int gs_run_create_pod(struct gs_runner *r, int wi, int arrival, const struct gs_
     return create_pod_from(r, wi, arrival, tmpl);
 }
 
+int gs_run_spawn_pod(struct gs_runner *r, int wi, const char *name, const struct gs_pod_template *tmpl, int group)
+{
+    return spawn_pod(r, wi, name, tmpl, group);
+}
+
+int gs_run_group(struct gs_runner *r, int wi, const char *name, int min_member)
+{
+    int gi = group_named(r, wi, 0, name, min_member);
+    if (gi < 0)
+        r->err = GS_ENOMEM;
+    return gi;
+}
+
 void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg)
 {
     delete_pod(r, pod, reason, msg);
@@ -869,9 +963,24 @@ void gs_run_failed(struct gs_runner *r, int pi, const struct gs_cycle_result *re
         gs_gang_run_reject_waiting(r, p->group, GS_GANG_MSG_POSTFILTER_REJECT);
 }
 
+void gs_run_want_cycle(struct gs_runner *r)
+{
+    want_cycle(r);
+}
+
 void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name)
 {
     warn(r, se, what, name);
+}
+
+void gs_run_fail_pod(struct gs_runner *r, int pi, const char *reason, const char *msg)
+{
+    struct gs_pod *p = &r->w->pods[pi];
+    p->reason = reason;
+    p->message = gs_arena_strdup(&r->w->arena, msg);
+    pod_terminated(r, pi, GS_PHASE_FAILED, reason, msg);
+    job_after_pod(r, pi, false);
+    gs_kueue_run_pod_ended(r, pi);
 }
 
 /* ------------------------------------------------------------------ the run */
@@ -883,6 +992,9 @@ static const gs_event_fn handlers[GS_EV_KINDS] = {
     [GS_EV_SCHED] = on_sched,         [GS_EV_SAMPLE] = on_sample,     [GS_EV_CHECK] = on_check,
     [GS_EV_BRINGUP] = gs_bringup_run_on_timer, [GS_EV_BRINGUP_BG] = gs_bringup_run_on_timer,
     [GS_EV_PERMIT_TIMEOUT] = gs_gang_run_on_timeout,
+    [GS_EV_LWS_RESTART] = gs_lws_run_on_restart,
+    [GS_EV_KUEUE] = gs_kueue_run_on_timer,
+    [GS_EV_DEVICES] = gs_devices_run_on_timer,
 };
 
 /* Every kind goes through here so the count of pending foreground events stays right. */
@@ -909,7 +1021,7 @@ static int setup(struct gs_runner *r)
     if (r->queue)
         gs_queue_set_coscheduling_sort(r->queue, sc->sched.filter_enabled[GS_PL_COSCHEDULING]);
     if (!r->next_index || !r->eng || !r->rng || !r->queue || !r->sched || r->gpu_res < 0 ||
-        gs_bringup_run_setup(r))
+        gs_bringup_run_setup(r) || gs_kueue_run_setup(r) || gs_dra_run_setup(r))
         return GS_ENOMEM;
     for (int k = 1; k < GS_EV_KINDS; k++)
         gs_engine_on(r->eng, (uint32_t)k, dispatch, r);
@@ -934,6 +1046,8 @@ static int setup(struct gs_runner *r)
 static void teardown(struct gs_runner *r)
 {
     gs_bringup_run_free(r);
+    gs_kueue_run_free(r);
+    gs_dra_run_free(r);
     gs_sched_free(r->sched);
     gs_queue_free(r->queue);
     gs_rng_free(r->rng);

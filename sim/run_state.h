@@ -33,7 +33,9 @@ enum gs_ev_kind {
     GS_EV_BRINGUP,        /* a = node, b = gs_bringup_timer_encode(timer, generation, token) */
     GS_EV_BRINGUP_BG,     /* the same, for a retry nothing waits for (background) */
     GS_EV_PERMIT_TIMEOUT, /* a = pod waiting at Permit (Coscheduling) */
+    GS_EV_LWS_RESTART,    /* a = LeaderWorkerSet pod that ended: its controller reacts */
     GS_EV_KUEUE,          /* a = Kueue workload (-1: an admission pass), b = kind << 32 | generation */
+    GS_EV_DEVICES,        /* a = node, b = token: a MIG reconfiguration is over (sim/devices_run.c) */
     GS_EV_KINDS
 };
 
@@ -85,7 +87,11 @@ struct gs_runner {
     struct gs_intern messages; /* distinct FailedScheduling texts */
     int err;                   /* first error inside a handler (GS_ENOMEM, GS_ESQL) */
     struct gs_bringup_run *bringup; /* per-node bring-up state (sim/bringup_run.c) */
+    bool lws_recreating;       /* sim/lws_run.c is deleting a group's pods */
+    gs_time sched_resume_at;   /* no scheduling cycle before this (a restarting scheduler) */
     struct gs_kueue_run *kueue; /* Kueue's controllers (sim/kueue_run.c); NULL without Kueue */
+    struct gs_dra_run *dra;     /* DRA claims and slices (sim/dra_run.c); NULL without sc->dra */
+    struct gs_devices_run *devices; /* device-plugin configs, MIG, GPU shares (sim/devices_run.c) */
 };
 
 /* metrics.c */
@@ -106,9 +112,18 @@ void gs_run_evict_pod(struct gs_runner *r, int pod, const char *reason, const ch
  * named, traced, queued (or rejected by the API server, or bound when nodeName is set).
  * Returns the pod index or a negative gs_error code (also kept in r->err). */
 int gs_run_create_pod(struct gs_runner *r, int wi, int arrival, const struct gs_pod_template *tmpl);
+/* Create pod `name` (copied) of workload `wi` from `tmpl` (borrowed, must outlive the run), in
+ * PodGroup `group` (-1: none), as gs_run_create_pod does. Returns the pod index or a negative
+ * gs_error code. */
+int gs_run_spawn_pod(struct gs_runner *r, int wi, const char *name, const struct gs_pod_template *tmpl, int group);
+/* The PodGroup `name` of workload `wi`, made with `min_member` when new. Returns its index, or
+ * -1 when out of memory (r->err set). */
+int gs_run_group(struct gs_runner *r, int wi, const char *name, int min_member);
 /* Delete a pod through the API without graceful termination and without re-creation (a Job
  * still replaces it through its controller, run.c job_after_pod). */
 void gs_run_delete_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
+/* Ask for a scheduling cycle when activeQ has pods (not before r->sched_resume_at). */
+void gs_run_want_cycle(struct gs_runner *r);
 /* Cancel a pending event (and zero the handle); a zero handle is ignored. */
 void gs_run_cancel(struct gs_runner *r, gs_event_handle *h);
 /* A pod_event row in the trace (reason, message). */
@@ -124,6 +139,10 @@ void gs_run_unschedulable(struct gs_runner *r, int pod, const char *message, uin
 void gs_run_failed(struct gs_runner *r, int pod, const struct gs_cycle_result *res);
 /* A numbered warning in the trace for an event naming something absent. */
 void gs_run_warn(struct gs_runner *r, const struct gs_sevent *se, const char *what, const char *name);
+/* The kubelet fails pod `pod` on its node (admission refused): phase Failed with status.reason
+ * `reason` and status.message `msg` (copied), its resources freed, a pod_event `reason`; a Job
+ * counts it as failed; the pod is not re-created. */
+void gs_run_fail_pod(struct gs_runner *r, int pod, const char *reason, const char *msg);
 
 /* bringup_run.c: the GPU Operator's bring-up applied to the world (sim/bringup_run.c). */
 struct gs_bringup_run;
@@ -176,6 +195,32 @@ void gs_gang_run_reject_waiting(struct gs_runner *r, int group, const char *mess
 /* Handler of GS_EV_PERMIT_TIMEOUT. */
 void gs_gang_run_on_timeout(struct gs_engine *eng, const struct gs_event *ev, void *ctx);
 
+/* list_run.c: pod lists (GS_WL_LIST: workloads[].trace, a cluster snapshot's pods). */
+/* GS_EV_ARRIVAL of list workload `wi` at list index `k`: create pod k and the following ones
+ * due at the same time (named, with their own template and duration), then schedule the
+ * arrival of the next one. Errors go to r->err. */
+void gs_list_run_arrival(struct gs_runner *r, int wi, int k);
+
+/* sched_restart.c: a schedulerRestart event (kube-scheduler loses its memory). */
+void gs_sched_run_restart(struct gs_runner *r, const struct gs_sevent *se);
+
+/* lws_run.c: the LeaderWorkerSet controller. */
+/* An arrival of LeaderWorkerSet workload `wi`: create its groups. */
+void gs_lws_run_arrival(struct gs_runner *r, int wi);
+/* Create group `g` of LeaderWorkerSet workload `wi` (Kueue admitted it): its leader, and its
+ * workers unless startupPolicy is LeaderReady. */
+void gs_lws_run_create_group(struct gs_runner *r, int wi, int g);
+/* Pod `pod` is Running: with startupPolicy LeaderReady a leader's workers are created. */
+void gs_lws_run_pod_started(struct gs_runner *r, int pod);
+/* Pod `pod` ended (failed, deleted or its container exited): true when it is a LeaderWorkerSet
+ * pod whose controller must react (the run loop then schedules GS_EV_LWS_RESTART). */
+bool gs_lws_run_pod_ended(struct gs_runner *r, int pod);
+/* scale: LeaderWorkerSet workload `wi` to `replicas` groups (new groups created, or through
+ * Kueue; the highest groups deleted when scaling down). */
+void gs_lws_run_scale(struct gs_runner *r, int wi, int replicas);
+/* Handler of GS_EV_LWS_RESTART: re-create the pod (restartPolicy None) or its whole group. */
+void gs_lws_run_on_restart(struct gs_engine *eng, const struct gs_event *ev, void *ctx);
+
 /* check.c: evaluate sc->expects[i] against the current state (fills pass, detail). */
 void gs_check_eval(struct gs_runner *r, int i);
 
@@ -196,6 +241,12 @@ void gs_kueue_run_pod_started(struct gs_runner *r, int pod);
 void gs_kueue_run_pod_ended(struct gs_runner *r, int pod);
 /* A cluster event (node added or changed, pod deleted): pending Workloads are retried. */
 void gs_kueue_run_cluster_event(struct gs_runner *r);
+/* LeaderWorkerSet group `g` of workload `wi` was added by a scale: true when Kueue manages the
+ * LeaderWorkerSet (a Workload `<lws>-<g>` is made; its pods come at admission), false when the
+ * caller creates the group itself. */
+bool gs_kueue_run_lws_group(struct gs_runner *r, int wi, int g);
+/* LeaderWorkerSet group `g` of workload `wi` was scaled away: its Workload goes, quota released. */
+void gs_kueue_run_lws_group_deleted(struct gs_runner *r, int wi, int g);
 /* Handler of GS_EV_KUEUE. */
 void gs_kueue_run_on_timer(struct gs_engine *eng, const struct gs_event *ev, void *ctx);
 /* The Workload named `name` (NULL when none was created), for object: checks. */
@@ -203,5 +254,31 @@ const void *gs_kueue_run_find(const struct gs_runner *r, const char *name);
 /* gs_condition_fn for a Workload from gs_kueue_run_find: QuotaReserved, Admitted, PodsReady,
  * Evicted, Preempted, Requeued, Finished. */
 bool gs_kueue_run_condition(const struct gs_runner *r, const void *obj, const char *type, struct gs_condition *out);
+
+/* dra_run.c: DRA in the run loop (dra_state.h holds the state the scheduler reads). Every hook
+ * is a no-op when r->dra is NULL. */
+struct gs_dra_run;
+/* Allocate r->dra when the scenario has DRA objects or a DRA driver, and hand its state to
+ * r->sched (which must exist). 0 or GS_ENOMEM. */
+int gs_dra_run_setup(struct gs_runner *r);
+void gs_dra_run_free(struct gs_runner *r);
+/* Node `ni` joined (after its GPUs were advertised, if they are at join): the kubelet plugin
+ * publishes its ResourceSlice when its DaemonSet runs there. */
+void gs_dra_run_node_joined(struct gs_runner *r, int ni);
+/* Before a scheduling cycle: nodes whose labels changed since may now run the kubelet plugin. */
+void gs_dra_run_before_cycle(struct gs_runner *r);
+/* Pod `pi` was created (and accepted by the API server): the claims of its templates. */
+void gs_dra_run_pod_created(struct gs_runner *r, int pi);
+/* Pod `pi` was bound to node `ni`: Reserve and PreBind of its claims, the device plugin's
+ * GPUs in the ledger. */
+void gs_dra_run_bind(struct gs_runner *r, int pi, int ni);
+/* Pod `pi` ended or was deleted (it was on node `ni`, -1 none): reservations released, unused
+ * claims deallocated, its generated claims deleted. */
+void gs_dra_run_pod_ended(struct gs_runner *r, int pi, int ni);
+/* object: checks of kind ResourceClaim, ResourceClaimTemplate, ResourceSlice, DeviceClass. */
+bool gs_dra_run_kind(const char *kind);
+/* *exists for the object `e` names; false with `why` filled when e's expected status does not
+ * match (ResourceClaim allocation and reservedFor). */
+bool gs_dra_run_object(const struct gs_runner *r, const struct gs_expect *e, bool *exists, char *why, size_t n);
 
 #endif

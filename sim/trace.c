@@ -32,7 +32,7 @@ static const char schema_sql[] =
     "CREATE TABLE node(id INTEGER PRIMARY KEY, name TEXT UNIQUE, pool TEXT, gpu_product TEXT,"
     " gpu_count INT);"
     "CREATE TABLE node_event(t_us INT, node_id INT, kind TEXT, subject TEXT, value TEXT);"
-    "CREATE TABLE pod(id INTEGER PRIMARY KEY, name TEXT UNIQUE, workload TEXT, pod_group TEXT,"
+    "CREATE TABLE pod(id INTEGER PRIMARY KEY, name TEXT, workload TEXT, pod_group TEXT,"
     " priority INT, cpu_m INT, memory_b INT, gpu INT, created_us INT, scheduled_us INT,"
     " started_us INT, finished_us INT, node_id INT, phase TEXT, message TEXT);"
     "CREATE TABLE pod_event(t_us INT, pod_id INT, reason TEXT, message TEXT,"
@@ -47,6 +47,7 @@ static const char schema_sql[] =
 /* Built at close: bulk-building an index once is cheaper than maintaining it per insert. */
 static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS pod_event_by_pod ON pod_event(pod_id);"
+    "CREATE INDEX IF NOT EXISTS pod_by_name ON pod(name);"
     "CREATE INDEX IF NOT EXISTS node_event_by_node ON node_event(node_id);"
     "CREATE INDEX IF NOT EXISTS sample_by_pool_t ON sample(pool, t_us);";
 

@@ -29,6 +29,9 @@
 #include "gpusim/rng.h"
 #include "gpusim/world.h"
 
+struct gs_dp_config;  /* dpconfig.h */
+struct gs_mig_layout; /* mig.h */
+
 /* ---------------------------------------------------------------- operands */
 
 /* Operand DaemonSets, by their real names (OP assets/state-* DaemonSets). */
@@ -320,6 +323,16 @@ struct gs_bringup_ctx {
     int npublished;
     bool has_reboot_duration;           /* gs_bringup_reboot: use reboot_duration, not the profile */
     gs_time reboot_duration;
+    /* The node's devices as the device plugin and GFD see them (sim/devices_run.c); all optional.
+     * dp: the plugin's config for this node (NULL: no sharing, MIG strategy cfg->mig_strategy);
+     * mig: node.gpu_count MIG layouts (NULL: no MIG data, every GPU whole). GFD's labels follow
+     * them (gs_dp_gfd_input, gs_mig_gfd_labels); allocatable stays the model's healthy count of
+     * nvidia.com/gpu, which the run loop turns into per-resource amounts. */
+    const struct gs_dp_config *dp;
+    const struct gs_mig_layout *mig;
+    /* The run loop drives mig-manager's work (nvidia.com/mig.config.state): when true the model
+     * does not write the state label when mig-manager starts. */
+    bool mig_external;
 };
 
 /* The encoding of a timer in an event's 64-bit argument, and back. */
@@ -377,6 +390,12 @@ bool gs_bringup_xid(const struct gs_bringup_ctx *ctx, struct gs_node_bringup *b,
  * capacity kept), the plugin re-enumerates (marks cleared) and registers again after its step. */
 void gs_bringup_plugin_restart(const struct gs_bringup_ctx *ctx, struct gs_node_bringup *b,
                                struct gs_bringup_actions *out);
+
+/* GFD's config-manager switched its config (label nvidia.com/device-plugin.config): a GFD pod
+ * that has labelled the node restarts and labels again after its step (gfd), with the device
+ * view of ctx at that time. No-op when GFD is not deployed or has not labelled yet. */
+void gs_bringup_gfd_restart(const struct gs_bringup_ctx *ctx, struct gs_node_bringup *b,
+                            struct gs_bringup_actions *out);
 
 /* The node's labels changed from outside (label event): re-read the opt-outs, stop operands
  * whose deploy label is no longer true and start those that now are. */

@@ -73,8 +73,17 @@ enum gs_step {
     GS_STEP_REBOOT,             /* reboot: node down until kubelet is back */
     GS_STEP_IMAGE_PULL_BACKOFF, /* imagePullRetry: cap of kubelet's pull back-off for a missing image
                                 * (10 s doubling up to it; kubelet's own cap is 300 s) */
+    /* Optional steps (a profile without `base` may leave them out: 0 s). */
+    GS_STEP_MIG_RECONFIGURE,    /* migReconfigure: mig-manager creates/destroys MIG instances
+                                 * (nvidia-mig-parted apply, MIG mode already right) */
+    GS_STEP_MIG_MODE_CHANGE,    /* migModeChange: a MIG mode change, the GPU reset it needs
+                                 * (reference gpu-operator.md §5.4 steps 5-6), added to
+                                 * migReconfigure */
     GS_STEP_COUNT
 };
+
+/* The first optional step: steps from here on may be absent from a profile without `base`. */
+#define GS_STEP_FIRST_OPTIONAL GS_STEP_MIG_RECONFIGURE
 
 /* Name of a step as written in operands.yaml ("driverCompile"); NULL out of range. */
 const char *gs_step_name(enum gs_step s);

@@ -28,7 +28,9 @@ enum gs_cluster_event {
     GS_CE_NODE_LABEL,
     GS_CE_NODE_TAINT,         /* taints or spec.unschedulable changed */
     GS_CE_ASSIGNED_POD_DELETE, /* a pod that held resources on a node went away */
-    GS_CE_POD_ADD             /* a pod was created (Coscheduling: a sibling may complete a group) */
+    GS_CE_POD_ADD,            /* a pod was created (Coscheduling: a sibling may complete a group) */
+    GS_CE_RESOURCE_CHANGE     /* a ResourceClaim, ResourceSlice or DeviceClass was added or changed
+                               * (DynamicResources EventsToRegister) */
 };
 
 #define GS_QUEUE_FLUSH_PERIOD GS_SEC(30)
@@ -81,6 +83,11 @@ int gs_queue_flush(struct gs_queue *q, gs_time now, int *backoff_out, int cap, i
  * (framework Handle.Activate, as Coscheduling's Permit does for a waiting pod's siblings).
  * Other pods are left alone. Returns 0 or GS_ENOMEM. */
 int gs_queue_activate(struct gs_queue *q, int pod);
+
+/* A restarted scheduler: every queued pod (unschedulable pool and backoffQ too) is in activeQ
+ * with no attempts and no backoff, as a fresh scheduler lists the pending pods. Pods whose
+ * push fails for memory stay where they were. */
+void gs_queue_restart(struct gs_queue *q);
 
 /* Remove a pod from whatever queue holds it (deleted, bound directly). */
 void gs_queue_remove(struct gs_queue *q, int pod);

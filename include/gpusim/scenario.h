@@ -14,7 +14,9 @@
 
 #include "gpusim/bringup.h"
 #include "gpusim/catalog.h"
+#include "gpusim/dpconfig.h"
 #include "gpusim/error.h"
+#include "gpusim/kueue.h"
 #include "gpusim/sched.h"
 #include "gpusim/world.h"
 
@@ -33,6 +35,8 @@ enum gs_sevent_kind {
     GS_SEV_DEVICE_PLUGIN_RESTART, /* devicePluginRestart: the node's device-plugin pod restarts */
     GS_SEV_PRECOMPILED_IMAGE_PUBLISHED, /* precompiledImagePublished: an image for a kernel appears */
     GS_SEV_DRIVER_UPGRADE,      /* driverUpgrade: driver.version changes; the upgrade controller rolls it out */
+    GS_SEV_SCALE,               /* scale: kubectl scale on a LeaderWorkerSet (its groups) */
+    GS_SEV_SCHEDULER_RESTART,   /* schedulerRestart: kube-scheduler restarts, losing its memory */
 };
 
 struct gs_sevent {
@@ -40,6 +44,9 @@ struct gs_sevent {
     enum gs_sevent_kind kind;
     const char *node;   /* cordon, uncordon, drain, deleteNode, label */
     const char *pod;    /* deletePod */
+    int workload;       /* scale: the LeaderWorkerSet's workload index */
+    int replicas;       /* scale: the new spec.replicas */
+    gs_time downtime;   /* schedulerRestart: no scheduling for this long (default 0) */
     int pool;           /* addNodes */
     int count;          /* addNodes */
     struct gs_labels set; /* label: set (a value NULL removes the key) */
@@ -140,6 +147,7 @@ struct gs_expect {
     bool has_number_ready;
     int64_t number_ready;       /* status.numberReady */
     const void *obj_spec;   /* object: `spec:`, the same way (also refused for now) */
+    const struct gs_dra_expect_status *dra_status; /* object ResourceClaim: `status:` (dra_state.h) */
     /* metric */
     bool has_equals;
     double equals;
@@ -199,6 +207,23 @@ struct gs_scenario {
     const char *device_plugin_version; /* spec.versions.k8s-device-plugin: the k8s-device-plugin
                                         * chart release ("v0.19.1", the only one modelled); NULL
                                         * when not given */
+    /* GPU sharing and MIG (sim/scenario/operator.c): operator.devicePlugin.config decoded as the
+     * plugin decodes it (has_dp false without it: every node gets gs_dp_config_default), its
+     * warnings (unknown keys the plugin ignores) in dp.warnings; the MIG catalog
+     * (models/catalog/mig-profiles.yaml, loaded with the catalog) and the mig-parted configs
+     * mig-manager uses (operator.migManager.configFile, else the catalog's
+     * default-mig-parted-config). Arena storage. */
+    bool has_dp;
+    struct gs_dp_configs dp;
+    struct gs_mig_catalog mig_catalog;
+    struct gs_migparted_config migparted;
+    /* Kueue: the kueue.x-k8s.io objects of spec.objects, scheduler.kueueConfig and
+     * spec.versions.kueue (include/gpusim/kueue.h); NULL when none of them is given. Arena. */
+    struct gs_kueue_spec *kueue;
+    /* DRA: the resource.k8s.io objects of spec.objects, operator.draDriver and
+     * spec.versions.dra-driver-nvidia-gpu (include/gpusim/dra_state.h); NULL when none is given.
+     * Arena, but for the compiled CEL programs gs_scenario_free releases. */
+    struct gs_dra_spec *dra;
 };
 
 /* Load and check `path`. `sets` are `--set path=value` overrides (count `nsets`), applied to

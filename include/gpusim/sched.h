@@ -38,6 +38,14 @@ enum gs_plugin {
     GS_PL_BALANCED_ALLOCATION,  /* "NodeResourcesBalancedAllocation" */
     GS_PL_DEFAULT_PREEMPTION,
     GS_PL_COSCHEDULING,         /* scheduler-plugins Coscheduling (out of tree; off by default) */
+    /* The FGD paper's policies (hkust-adsl/kubernetes-scheduler-simulator; out of tree, score
+     * only, off by default; models/sched/scores/fgd_policies.c), in this order: */
+    GS_PL_RANDOM_SCORE,         /* "RandomScore" */
+    GS_PL_DOT_PRODUCT_SCORE,    /* "DotProductScore" */
+    GS_PL_GPU_CLUSTERING_SCORE, /* "GpuClusteringScore" */
+    GS_PL_GPU_PACKING_SCORE,    /* "GpuPackingScore" */
+    GS_PL_BEST_FIT_SCORE,       /* "BestFitScore" */
+    GS_PL_FGD_SCORE,            /* "FGDScore" */
     GS_PL_MODELLED,             /* ids below are simulated, ids from here on are inert */
     GS_PL_PRIORITY_SORT = GS_PL_MODELLED,
     GS_PL_SCHEDULING_GATES,
@@ -207,6 +215,19 @@ const struct gs_sched_config *gs_sched_get_config(const struct gs_sched *s);
  * on nodes holding lower-priority pods, and returns the same message text (same pointer) as
  * long as nothing it depends on changed. */
 void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out);
+
+struct gs_fgd_world_typical;
+/* The typical-pod set FGDScore measures fragmentation with (fgd_world.h; borrowed: it must
+ * outlive the scheduler or be replaced first). Without one FGDScore sees no fragmentation and
+ * scores every node 50. A no-op unless FGDScore is enabled. Returns 0. */
+int gs_sched_set_fgd_typical(struct gs_sched *s, const struct gs_fgd_world_typical *wt);
+
+/* FGDScore's choice of GPU for pod `pod`'s share on node `node` (fgd_score.go: of the GPUs with
+ * enough free milli, the one whose use leaves the least fragmentation; the lower index on
+ * ties), on the node as it is now without the pod (when the pod is already assumed there, its
+ * CPU is given back first). -1 when FGDScore is not enabled, the pod asks for no share, or out of
+ * memory: the caller then uses the default rule (best fit, gpushare.h). `s` may be NULL. */
+int gs_sched_share_gpu(struct gs_sched *s, int pod, int node);
 
 /* The run's clock (µs), read by the Coscheduling PreFilter (PodGroup backoff). */
 void gs_sched_set_now(struct gs_sched *s, gs_time now);

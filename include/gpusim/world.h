@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "gpusim/engine.h"
+#include "gpusim/gpushare.h"
 #include "gpusim/quantity.h"
 
 /* ---------------------------------------------------------------- arena */
@@ -142,6 +143,20 @@ struct gs_node_affinity {
 
 /* ---------------------------------------------------------------- nodes */
 
+/* One node of an imported cluster (spec.cluster.source: a kubectl snapshot or an openb node
+ * list, sim/scenario/source.c): what it has of its own besides its pool's shape. Arena data. */
+struct gs_pool_node {
+    const char *name;        /* the node's name, as imported */
+    struct gs_labels labels; /* set on top of the pool's labels (imported pools have none) */
+    const struct gs_taint *taints; /* replace the pool's taints (ntaints 0: none) */
+    int ntaints;
+    bool unschedulable;      /* spec.unschedulable (cordoned) */
+    /* The node's own capacity and allocatable (cpu millicores, memory bytes, others counts;
+     * never nvidia.com/gpu, which the device plugin advertises from the pool's gpu_count);
+     * NULL: the pool's capacity and capacity - reserved. */
+    const struct gs_resvec *capacity, *allocatable;
+};
+
 struct gs_pool {
     const char *name;
     int count;
@@ -165,6 +180,10 @@ struct gs_pool {
     const char *const *host_driver_kernels; /* arena; absent in the scenario: [kernel] when the
                                          * pool has one, else empty = the kernel the node joined with */
     int nhost_driver_kernels;
+    /* Imported nodes (spec.cluster.source): NULL for a nodePools entry. Else node i of the
+     * pool, for i < count, takes name, labels, taints and unschedulable from nodes[i] (arena,
+     * `count` entries); nodes added later (addNodes) are named <name>-<index> as usual. */
+    const struct gs_pool_node *nodes;
 };
 
 struct gs_node {
@@ -187,6 +206,9 @@ struct gs_node {
     int first_pod;               /* head of the list of pods on this node (pod index), -1 empty */
     const char *gpu_product;
     int gpu_count;
+    /* Per-GPU free milli-GPU (gpushare.h): whole-GPU pods and gpu-milli shares placed on this
+     * node, kept by the run loop (sim/devices_run.c) at bind and when a pod leaves. */
+    struct gs_gpushare gpus;
     const char *kernel;
     /* Kept by gs_world_assign / gs_world_unassign: the lowest priority among the pods on this
      * node (INT32_MAX when none) and how many pods have it, so the scheduler's preemption dry
@@ -237,6 +259,7 @@ struct gs_pod_template {
      * `spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: ...: must be an integer`. */
     const char *invalid_detail;
     const char *invalid_path_prefix; /* "spec." for a Pod, "spec.template.spec." for a Job */
+    const struct gs_pod_claims *claims; /* spec.resourceClaims (dra_state.h), NULL when none */
 };
 
 enum gs_qstate { GS_Q_NONE = 0, GS_Q_ACTIVE, GS_Q_BACKOFF, GS_Q_UNSCHEDULABLE, GS_Q_GATED };
@@ -246,6 +269,8 @@ struct gs_pod {
     int workload;              /* index, -1 for none */
     int group;                 /* index into world.groups, -1 for none */
     int next_in_group;         /* next pod of the same group, -1 at the end */
+    int lws_group;             /* LeaderWorkerSet group index, -1 for other pods */
+    int lws_worker;            /* LeaderWorkerSet worker index (0: the leader) */
     bool permit_waiting;       /* reserved on `node`, waiting at Permit (Coscheduling) */
     gs_event_handle permit_ev; /* its Permit timeout while waiting */
     const struct gs_pod_template *tmpl;
@@ -301,7 +326,24 @@ struct gs_duration_dist {
     double sigma;    /* lognormal */
 };
 
-enum gs_workload_kind { GS_WL_PLAIN = 0, GS_WL_POD, GS_WL_JOB };
+/* GS_WL_LIST: a pod list (workloads[].trace, the pods of a cluster snapshot), one pod per
+ * gs_listed_pod with its own name, template, arrival and duration (sim/list_run.c). */
+enum gs_workload_kind { GS_WL_PLAIN = 0, GS_WL_POD, GS_WL_JOB, GS_WL_LWS, GS_WL_PODGROUP /* makes no pods */,
+                        GS_WL_LIST };
+
+/* One pod of a GS_WL_LIST workload. Arena data. */
+struct gs_listed_pod {
+    const char *name;                   /* the pod's name */
+    const struct gs_pod_template *tmpl; /* shared by the pods of one shape (arena) */
+    gs_time arrive;                     /* creation time, µs from the start; non-decreasing
+                                         * along the list */
+    gs_time duration;                   /* Running -> Succeeded, µs; -1: runs until deleted;
+                                         * ignored when the workload has a `duration`
+                                         * distribution (drawn per pod instead) */
+};
+
+/* LeaderWorkerSet restartPolicy (leaderworkerset.x-k8s.io/v1). */
+enum gs_lws_restart { GS_LWS_RECREATE_GROUP = 0 /* RecreateGroupOnPodRestart (default) */, GS_LWS_RESTART_NONE };
 
 struct gs_workload {
     const char *name;
@@ -315,6 +357,12 @@ struct gs_workload {
     int group_min_member;     /* 0: no group */
     gs_time group_timeout_us; /* group.scheduleTimeoutSeconds, -1 when unset */
     gs_time start_latency;    /* bind -> Running; -1: spec.startLatency */
+    /* leaderworkerset.x-k8s.io/v1 LeaderWorkerSet: `replicas` groups of `lws_size` pods, a
+     * leader from lws_leader_tmpl (tmpl when no leaderTemplate) and size-1 workers from tmpl */
+    int lws_size;
+    enum gs_lws_restart lws_restart;
+    bool lws_leader_ready;    /* startupPolicy LeaderReady: workers once the leader is Running */
+    const struct gs_pod_template *lws_leader_tmpl;
     /* batch/v1 Job */
     int parallelism;
     int completions;          /* -1: unset (work queue) */
@@ -326,9 +374,15 @@ struct gs_workload {
     int failed;
     const struct gs_pod_template *active_tmpl; /* template for new pods when a controller changed
                                                * it (Kueue's injected nodeSelector); NULL: tmpl */
+    bool suspended;           /* a suspended Job (Kueue stopped it): its deleted pods are neither
+                               * counted as failed nor replaced */
     bool rejected;            /* the API server refused the object */
     const char *reject_message; /* full Status message when rejected */
     int src_line;             /* position in the scenario, for messages */
+    /* GS_WL_LIST: the pods in arrival order (arena); arrival.start is list[0].arrive and
+     * arrival.count is nlist, so the run loop's first GS_EV_ARRIVAL comes at the right time */
+    const struct gs_listed_pod *list;
+    int nlist;
 };
 
 struct gs_group {
@@ -389,7 +443,9 @@ int gs_world_init(struct gs_world *w);
 void gs_world_free(struct gs_world *w);
 
 /* Append a node of pool `pool` (copies the pool's labels and taints, sets allocatable =
- * capacity - reserved). Returns the node index or a negative GS_E* code. */
+ * capacity - reserved; an imported node, pool.nodes[index_in_pool], takes its own name,
+ * labels, taints, cordon, capacity and allocatable from there). Returns the node index or a
+ * negative GS_E* code. */
 int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time now);
 /* Append a Pending pod of workload `wl` with template `tmpl` and name `name` (copied).
  * Returns the pod index or a negative GS_E* code. Pointers into w->pods may move. */
@@ -416,6 +472,8 @@ int32_t gs_node_min_priority_walk(const struct gs_world *w, int n);
 
 /* Node index by name, -1 when absent. Linear; for events and expectations, not hot paths. */
 int gs_world_find_node(const struct gs_world *w, const char *name);
+/* Pod index by name: the newest pod of that name (a re-created StatefulSet-style pod reuses
+ * it), -1 when absent. Linear. */
 int gs_world_find_pod(const struct gs_world *w, const char *name);
 int gs_world_find_workload(const struct gs_world *w, const char *name);
 const struct gs_priority_class *gs_world_find_priority_class(const struct gs_world *w, const char *name);

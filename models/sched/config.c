@@ -20,6 +20,12 @@ static const char *const plugin_names[GS_PL_COUNT] = {
     [GS_PL_BALANCED_ALLOCATION] = "NodeResourcesBalancedAllocation",
     [GS_PL_DEFAULT_PREEMPTION] = "DefaultPreemption",
     [GS_PL_COSCHEDULING] = "Coscheduling",
+    [GS_PL_RANDOM_SCORE] = "RandomScore",
+    [GS_PL_DOT_PRODUCT_SCORE] = "DotProductScore",
+    [GS_PL_GPU_CLUSTERING_SCORE] = "GpuClusteringScore",
+    [GS_PL_GPU_PACKING_SCORE] = "GpuPackingScore",
+    [GS_PL_BEST_FIT_SCORE] = "BestFitScore",
+    [GS_PL_FGD_SCORE] = "FGDScore",
     [GS_PL_PRIORITY_SORT] = "PrioritySort",
     [GS_PL_SCHEDULING_GATES] = "SchedulingGates",
     [GS_PL_NODE_PORTS] = "NodePorts",
@@ -70,6 +76,8 @@ void gs_sched_config_default(struct gs_sched_config *c, int k8s_minor)
         c->filter_enabled[i] = true;
     c->filter_enabled[GS_PL_DYNAMIC_RESOURCES] = c->dra_enabled;
     c->filter_enabled[GS_PL_COSCHEDULING] = false; /* out of tree: only when a profile enables it */
+    for (int i = GS_PL_RANDOM_SCORE; i <= GS_PL_FGD_SCORE; i++)
+        c->filter_enabled[i] = false; /* the FGD policies: out of tree, score only, off by default */
     c->permit_wait_us = 60 * INT64_C(1000000);  /* scheduler-plugins apis/config/v1 defaults.go */
     c->pg_backoff_us = 0;
     /* Score plugins and their weights. */

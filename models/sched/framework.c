@@ -14,6 +14,7 @@
  * walk's order: when the template's summary says no node fits, the cycle takes its statuses and
  * counts from the summary instead of walking, and reuses the message built from the same sums.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,7 @@ void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc)
     /* NodeAffinity PreFilter returns Skip when there is neither a nodeSelector nor required
      * node affinity (gpusim has no profile addedAffinity). */
     pc->affinity_filter = t->affinity.has_required || t->node_selector.n > 0;
+    gs_share_podctx(w, pc); /* GPU shares (filters/gpu_share.c) */
     /* PreScore: the pod's requests per scored resource. */
     for (int i = 0; i < s->cfg.nscore_res && i < GS_SCHED_MAX_SCORE_RES; i++) {
         int r = s->cfg.score_res[i];
@@ -268,8 +270,16 @@ void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int no
         if (st->code != GS_ST_SUCCESS)
             return;
     }
-    if (s->fit_enabled)
+    if (s->fit_enabled) {
         gs_fit_check(s, pc, n, adj, st);
+        if (st->code != GS_ST_SUCCESS)
+            return;
+    }
+    /* DynamicResources comes after NodeResourcesFit in the profile (default_plugins.go). */
+    if (pc->dra)
+        gs_filter_dynamic_resources(s, pc, n, adj, st);
+    if (pc->share && st->code == GS_ST_SUCCESS)
+        gs_filter_gpu_share(s, pc, n, adj, st); /* GPU shares, after the in-tree filters */
 }
 
 /* The cycle's filter run on one node (RunFilterPluginsWithNominatedPods without added victims):
@@ -291,7 +301,13 @@ static inline void cycle_filter(struct gs_sched *s, const struct gs_podctx *pc, 
                 goto out;
         }
         gs_mfit_check(s, pc, node, NULL, st);
+        if (st->code != GS_ST_SUCCESS)
+            goto out;
     }
+    if (pc->dra)
+        gs_filter_dynamic_resources(s, pc, &s->w->nodes[node], NULL, st);
+    if (pc->share && st->code == GS_ST_SUCCESS)
+        gs_filter_gpu_share(s, pc, &s->w->nodes[node], NULL, st);
 out:;
 #ifndef NDEBUG
     struct gs_fstat chk;
@@ -540,7 +556,11 @@ static void fit_error_text(struct gs_sched *s, int nexplicit, struct gs_hcount *
         return; /* DefaultPreemption succeeded: the PostFilter status is Success, no text */
     bool any = false;
     if (c->dra_enabled && c->filter_enabled[GS_PL_DYNAMIC_RESOURCES]) {
-        gs_msg_add(s, " " GS_MSG_NO_CLAIMS);
+        /* dynamicresources.go PostFilter: "no new claims to deallocate" without claims; with
+         * claims, an allocated claim unusable on the filtered nodes that no other pod
+         * reserves would be deallocated ("deallocation of ResourceClaim completed"), which
+         * gpusim never has (the controller deallocates a claim as its last user goes). */
+        gs_msg_add(s, s->dra_claims ? " " GS_MSG_DRA_STILL : " " GS_MSG_NO_CLAIMS);
         any = true;
     }
     if (!preempt)
@@ -717,6 +737,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->restricted = false;
     s->prefilter_reject = false;
     s->prefilter_msg = NULL;
+    s->dra_claims = false;
+    s->dra_error = false;
     if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
         s->mfull = true;
         out->message = oom_message;
@@ -761,6 +783,33 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         }
         fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
         goto done;
+    }
+    /* DynamicResources PreFilter: the pod's claims exist and can be used; a rejection is
+     * UnschedulableAndUnresolvable on every node (its PostFilter then finds no claims). */
+    {
+        int drc = gs_sched_dra_prefilter(s, &pc);
+        if (drc == 2) {
+            /* An Error status aborts the attempt (framework.go RunPreFilterPlugins). */
+            gs_msg_reset(s);
+            gs_msg_addf(s, "running PreFilter plugin \"DynamicResources\": %s", s->dra_msg);
+            out->message = s->msg;
+            goto done;
+        }
+        if (drc == 1) {
+            s->prefilter_reject = true;
+            s->prefilter_msg = s->dra_msg;
+            out->unsched_plugins |= 1u << GS_PL_DYNAMIC_RESOURCES;
+            struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
+                                  .plugin = GS_PL_DYNAMIC_RESOURCES,
+                                  .kind = GS_R_DRA_CANNOT_ALLOCATE};
+            for (int i = 0; i < s->nsnap; i++) {
+                st.node = s->snap[i];
+                set_status(s, s->snap[i], pc.prio, &st, &nexplicit);
+            }
+            fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
+            goto done;
+        }
+        s->dra_claims = pc.dra;
     }
     /* Coscheduling PreFilter (after the in-tree PreFilters): a backed-off group or too few
      * sibling pods; UnschedulableAndUnresolvable for every node. */
@@ -808,7 +857,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
      * every node and give each a status, in whatever order: the summary's verdicts are those
      * statuses and its counts their reasons, so the walk is skipped. Pods with a nomination,
      * nominated pods that count for this one, and node-name PreFilter results take the walk. */
-    if (pre == 0 && pod->nominated_node < 0 && s->nnom_adj == 0) {
+    if (pre == 0 && pod->nominated_node < 0 && s->nnom_adj == 0 && !pc.dra) {
         struct gs_vsum *vs = gs_sched_vsum_get(s, &pc);
         if (vs && vs->nfeasible == 0) {
             summary_failure(s, &pc, vs, out);
@@ -821,6 +870,10 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     if (nn >= 0 && nn < w->nnodes && w->nodes[nn].exists) {
         struct gs_fstat st;
         gs_sched_run_filters_nominated(s, &pc, nn, NULL, &st);
+        if (s->dra_error) {
+            out->message = s->dra_msg;
+            goto done;
+        }
         if (st.code == GS_ST_SUCCESS) {
             out->node = nn;
             out->feasible = 1;
@@ -839,6 +892,11 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         int n = cand[at];
         struct gs_fstat st;
         cycle_filter(s, &pc, n, &st);
+        if (s->dra_error) {
+            /* A Filter Error aborts the attempt; its text is the FailedScheduling message. */
+            out->message = s->dra_msg;
+            goto done;
+        }
         if (st.code == GS_ST_SUCCESS) {
             s->feasible[s->nfeasible++] = n;
         } else {
@@ -856,7 +914,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     out->evaluated = processed;
 
     if (s->nfeasible == 0) {
-        gs_sched_vsum_failed(s, pc.t);
+        if (!pc.dra)
+            gs_sched_vsum_failed(s, pc.t);
         fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
     } else if (s->nfeasible == 1) {
         out->node = s->feasible[0];
@@ -891,8 +950,25 @@ void gs_sched_filter_node(struct gs_sched *s, int p, int node, struct gs_node_st
     struct gs_podctx pc;
     struct gs_fstat st;
     gs_sched_podctx(s, p, &pc);
+    s->dra_error = false;
+    if (gs_sched_dra_prefilter(s, &pc)) {
+        /* PreFilter rejected the pod (or failed): that status stands for every node. */
+        memset(out, 0, sizeof *out);
+        out->code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE;
+        out->plugin = GS_PL_DYNAMIC_RESOURCES;
+        out->nreasons = 1;
+        out->reasons[0] = s->dra_msg;
+        return;
+    }
     gs_sched_run_filters(s, &pc, node, NULL, &st);
     memset(out, 0, sizeof *out);
+    if (s->dra_error) {
+        out->code = GS_ST_ERROR;
+        out->plugin = GS_PL_DYNAMIC_RESOURCES;
+        out->nreasons = 1;
+        out->reasons[0] = s->dra_msg;
+        return;
+    }
     out->code = (enum gs_status_code)st.code;
     out->plugin = (enum gs_plugin)st.plugin;
     if (st.code != GS_ST_SUCCESS)

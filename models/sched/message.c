@@ -134,6 +134,12 @@ static const char *kind_text(enum gs_reason_kind k)
         return GS_MSG_NO_VICTIMS;
     case GS_R_NOT_HELPFUL:
         return GS_MSG_NOT_HELPFUL;
+    case GS_R_DRA_CANNOT_ALLOCATE:
+        return GS_MSG_DRA_CANNOT_ALLOCATE;
+    case GS_R_DRA_NOT_AVAILABLE:
+        return GS_MSG_DRA_NOT_AVAILABLE;
+    case GS_R_GPU_SHARE:
+        return GS_MSG_GPU_SHARE;
     default:
         return "";
     }

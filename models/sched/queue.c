@@ -249,6 +249,8 @@ uint32_t gs_queue_event_plugins(enum gs_cluster_event ev)
         return (1u << GS_PL_NODE_RESOURCES_FIT) | (1u << GS_PL_DYNAMIC_RESOURCES) | (1u << GS_PL_COSCHEDULING);
     case GS_CE_POD_ADD:
         return 1u << GS_PL_COSCHEDULING;
+    case GS_CE_RESOURCE_CHANGE:
+        return 1u << GS_PL_DYNAMIC_RESOURCES;
     }
     return 0;
 }
@@ -319,4 +321,19 @@ int gs_queue_activate(struct gs_queue *q, int pod)
         return 0;
     waiting_remove(q, p->heap_pos);
     return push_active(q, pod);
+}
+
+void gs_queue_restart(struct gs_queue *q)
+{
+    while (q->nwaiting > 0) {
+        int pod = q->waiting[q->nwaiting - 1];
+        waiting_remove(q, q->nwaiting - 1);
+        push_active(q, pod);
+    }
+    for (int i = 0; i < q->nheap; i++) {
+        struct gs_pod *p = &q->w->pods[q->heap[i]];
+        p->attempts = 0;
+        p->backoff_until = 0;
+        p->unsched_plugins = 0;
+    }
 }

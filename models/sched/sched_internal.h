@@ -29,6 +29,9 @@ enum gs_reason_kind {
     GS_R_PREFILTER_ABSENT,   /* 1.31+: node(s) didn't satisfy plugin(s) [NodeAffinity] */
     GS_R_NO_VICTIMS,         /* No preemption victims found for incoming pod */
     GS_R_NOT_HELPFUL,        /* Preemption is not helpful for scheduling */
+    GS_R_DRA_CANNOT_ALLOCATE, /* cannot allocate all claims (DynamicResources) */
+    GS_R_DRA_NOT_AVAILABLE,  /* resourceclaim not available on the node (DynamicResources) */
+    GS_R_GPU_SHARE,          /* Insufficient alibabacloud.com/gpu-milli (filters/gpu_share.c) */
     GS_R_KINDS
 };
 
@@ -153,6 +156,12 @@ struct gs_podctx {
     bool requests_any;          /* any request > 0 (else only the pod count is checked) */
     bool tol_unschedulable;     /* tolerates node.kubernetes.io/unschedulable:NoSchedule */
     bool affinity_filter;       /* NodeAffinity Filter has something to check (PreFilter !Skip) */
+    bool dra;                   /* DynamicResources PreFilter passed with claims: its Filter runs */
+    int ndra;                   /* the pod's claims (indexes into the DRA state's claims) */
+    int dra_claims[32];         /* GS_DRA_POD_CLAIMS_MAX */
+    bool share;                 /* the GPU share filter runs (filters/gpu_share.c): share_req holds */
+    bool share_annotated;       /* the request came from the gpu-milli annotation */
+    struct gs_gpushare_req share_req;
     /* scoring */
     int64_t fit_req[GS_SCHED_MAX_SCORE_RES]; /* per cfg.score_res: non-zero cpu/memory */
     int64_t bal_req[GS_SCHED_MAX_SCORE_RES]; /* per cfg.balanced_res: actual requests */
@@ -273,6 +282,13 @@ struct gs_sched {
     int hcap;
     char taint_reason[1024];    /* gs_sched_filter_node's taint text */
     bool oom;                   /* a scratch allocation failed this cycle */
+    /* DynamicResources (filters/dynamic_resources.c): the run's DRA state (borrowed, NULL:
+     * none), this cycle's Error status text (a claim or class that cannot be evaluated aborts
+     * the attempt) and the PreFilter reason */
+    const struct gs_dra_state *dra;
+    bool dra_claims;            /* this cycle: the pod's claims passed PreFilter (PostFilter text) */
+    bool dra_error;
+    char dra_msg[1024];
 };
 
 /* The status marks: a node has a filter status this cycle when its tag carries the epoch. */
@@ -375,6 +391,9 @@ static inline void gs_mfit_check(const struct gs_sched *s, const struct gs_podct
     gs_fit_status(s, st, insuff, unresolvable);
 }
 
+void gs_filter_gpu_share(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
+                         const struct gs_adj *adj, struct gs_fstat *st); /* documented below */
+
 /* A node's filter verdict without nominated pods, on the copies (st arrives {.node = node}). */
 static inline void gs_node_verdict(struct gs_sched *s, const struct gs_podctx *pc, int node, struct gs_fstat *st)
 {
@@ -383,8 +402,13 @@ static inline void gs_node_verdict(struct gs_sched *s, const struct gs_podctx *p
         if (st->code != GS_ST_SUCCESS)
             return;
     }
-    if (s->fit_enabled)
+    if (s->fit_enabled) {
         gs_mfit_check(s, pc, node, NULL, st);
+        if (st->code != GS_ST_SUCCESS)
+            return;
+    }
+    if (pc->share)
+        gs_filter_gpu_share(s, pc, &s->w->nodes[node], NULL, st);
 }
 
 /* ---- framework.c */
@@ -416,6 +440,23 @@ void gs_filter_node_affinity(struct gs_sched *s, const struct gs_podctx *pc, con
                              const struct gs_adj *adj, struct gs_fstat *st);
 void gs_filter_node_resources_fit(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
                                   const struct gs_adj *adj, struct gs_fstat *st);
+/* DynamicResources (filters/dynamic_resources.c). PreFilter: for a pod with
+ * spec.resourceClaims when the plugin is enabled and a DRA state is set, resolve and check its
+ * claims into pc->dra_claims (pc->dra set): 0 fine (or no claims: Skip), 1 rejected with the
+ * reason in s->dra_msg (UnschedulableAndUnresolvable), 2 an Error status (text in s->dra_msg).
+ * Filter: only when pc->dra; an Error sets s->dra_error and s->dra_msg. */
+int gs_sched_dra_prefilter(struct gs_sched *s, struct gs_podctx *pc);
+void gs_filter_dynamic_resources(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
+                                 const struct gs_adj *adj, struct gs_fstat *st);
+/* GPU shares (filters/gpu_share.c). gs_share_podctx sets pc->share / share_req from the pod's
+ * template (annotation alibabacloud.com/gpu-milli, or nvidia.com/gpu whole GPUs). The filter:
+ * a share pod needs a GPU of the node (n->gpus) with that many free milli-GPU; a whole-GPU pod
+ * needs that many fully free GPUs, checked only on a node where a share holds part of a GPU and
+ * without `adj` (elsewhere NodeResourcesFit's count is the same check). Unschedulable, reason
+ * GS_R_GPU_SHARE, reported as NodeResourcesFit's. */
+void gs_share_podctx(const struct gs_world *w, struct gs_podctx *pc);
+void gs_filter_gpu_share(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
+                         const struct gs_adj *adj, struct gs_fstat *st);
 
 /* NodeResourcesFit's check (filters/node_resources_fit.c documents the rules), inline for the
  * cycle's hot loop: only the resources the pod requests (pc->req_res, pc->req_val) are read. */
@@ -532,6 +573,10 @@ enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_pod
 #define GS_MSG_NOT_HELPFUL "Preemption is not helpful for scheduling"
 #define GS_MSG_NO_NODES "no nodes available to schedule pods"
 #define GS_MSG_NO_CLAIMS "no new claims to deallocate"
+#define GS_MSG_DRA_STILL "still not schedulable"
+#define GS_MSG_GPU_SHARE "Insufficient alibabacloud.com/gpu-milli"
+#define GS_MSG_DRA_CANNOT_ALLOCATE "cannot allocate all claims"
+#define GS_MSG_DRA_NOT_AVAILABLE "resourceclaim not available on the node"
 #define GS_MSG_NEVER "not eligible due to preemptionPolicy=Never."
 #define GS_MSG_TERMINATING "not eligible due to a terminating pod on the nominated node."
 

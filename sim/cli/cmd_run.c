@@ -171,6 +171,7 @@ int gs_cmd_run(int argc, char **argv)
     rc = gs_scenario_load(scenario, sets, nsets, seed, horizon, &sc, &err);
     if (rc)
         return gs_cli_scenario_error(&err, rc);
+    gs_cli_scenario_warnings(&sc);
 
     char default_out[600];
     if (!out) {

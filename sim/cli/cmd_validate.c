@@ -16,6 +16,7 @@ int gs_cmd_validate(int argc, char **argv)
     int rc = gs_scenario_load(argv[1], NULL, 0, -1, -1, &sc, &err);
     if (rc)
         return gs_cli_scenario_error(&err, rc);
+    gs_cli_scenario_warnings(&sc);
     printf("%s: ok: scenario %s, %d node pools, %d workloads, %d events, %d checks\n", argv[1], sc.name,
            sc.world.npools, sc.world.nworkloads, sc.nevents, sc.nexpects);
     gs_scenario_free(&sc);

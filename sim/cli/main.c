@@ -12,6 +12,7 @@ static const char usage[] =
     "  validate SCENARIO  load and check a scenario without running it\n"
     "  report TRACE       print the summary of a trace database\n"
     "  describe TRACE NODE  print a node as kubectl describe node would, from a trace\n"
+    "  experiment fgd     replay the openb trace under the FGD paper's protocol and policies\n"
     "  version            print the version\n"
     "\n"
     "Run `gpusim <command> --help` for the options of a command.\n";
@@ -51,6 +52,8 @@ int main(int argc, char **argv)
         return gs_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "describe") == 0)
         return gs_cmd_describe(argc - 1, argv + 1);
+    if (strcmp(cmd, "experiment") == 0)
+        return gs_cmd_experiment(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0)
         return gs_cmd_version(argc - 1, argv + 1);
     fprintf(stderr, "gpusim: unknown command '%s'\n\n%s", cmd, usage);

@@ -19,6 +19,7 @@
 
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
+#include "sim/scenario/source.h"
 
 #define GS_POOL_MAX_NODES 1000000
 #define GS_DEFAULT_MAX_PODS 110
@@ -261,18 +262,33 @@ static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *
     return 0;
 }
 
+static int node_pools(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc);
+
 int gs_scn_cluster(struct gs_ydec *d, const struct gs_ynode *map, struct gs_scenario *sc)
 {
-    static const char *const keys[] = {"nodePools", NULL};
-    int rc = gs_y_check_map(d, map, "spec.cluster", keys, NULL, keys);
+    static const char *const keys[] = {"nodePools", "source", NULL};
+    int rc = gs_y_check_map(d, map, "spec.cluster", keys, NULL, NULL);
     if (rc)
         return rc;
-    const struct gs_ynode *seq = gs_y_get(map, "nodePools");
-    if ((rc = gs_y_want_seq(d, seq, "spec.cluster.nodePools")))
-        return rc;
+    const struct gs_ynode *seq = gs_y_get(map, "nodePools"), *src = gs_y_get(map, "source");
+    if (!seq && !src)
+        return gs_y_error(d, map, "missing required field 'nodePools' in spec.cluster (or 'source', a cluster "
+                                  "imported from a file)");
     struct gs_world *w = &sc->world;
     w->npools = 0;
     w->pools = NULL;
+    if (seq && (rc = node_pools(d, seq, sc)))
+        return rc;
+    /* spec.cluster.source: imported nodes (sim/scenario/source.c), pools after nodePools'. */
+    return src ? gs_scn_cluster_source(d, src, sc) : 0;
+}
+
+static int node_pools(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc)
+{
+    int rc;
+    if ((rc = gs_y_want_seq(d, seq, "spec.cluster.nodePools")))
+        return rc;
+    struct gs_world *w = &sc->world;
     if (seq->n == 0)
         return 0;
     w->pools = gs_arena_alloc(d->arena, sizeof *w->pools * (size_t)seq->n);

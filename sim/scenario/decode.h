@@ -13,6 +13,42 @@
  * NULL (no objects): world.priority_classes always gets the API server's built-in
  * system-cluster-critical (2000000000) and system-node-critical (2000001000) first. */
 int gs_scn_objects(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc);
+/* Kueue (sim/scenario/kueue.c): one kueue.x-k8s.io object of spec.objects (ResourceFlavor,
+ * ClusterQueue, LocalQueue in v1beta1; Topology in v1alpha1 or v1beta1) at `n` (`path` names
+ * it) into sc->kueue (created on first use, arena); scheduler.kueueConfig (a
+ * config.kueue.x-k8s.io/v1beta1 Configuration); spec.versions.kueue (v0.13.x to v0.15.x).
+ * Errors as the other decoders (GS_EINVAL, GS_ENOTSUP, file:line:col). */
+int gs_scn_kueue_object(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *api_version,
+                        const char *kind, struct gs_scenario *sc);
+int gs_scn_kueue_config(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_scenario *sc);
+/* The kueue.x-k8s.io/queue-name label in a Job or Pod manifest's metadata `meta` (at `path`):
+ * checked (a LocalQueue name) and recorded for workload `workload` in sc->kueue->labels. */
+int gs_scn_kueue_queue_label(struct gs_ydec *d, const struct gs_ynode *meta, const char *path, const char *workload,
+                             struct gs_scenario *sc);
+int gs_scn_kueue_version(struct gs_ydec *d, const struct gs_ynode *v, const char *path, struct gs_scenario *sc);
+/* DRA (sim/scenario/dra.c): one resource.k8s.io object of spec.objects (DeviceClass,
+ * ResourceClaim, ResourceClaimTemplate) at `n` into sc->dra (created on first use by
+ * gs_scn_dra_spec, arena; NULL when out of memory); a pod's spec.resourceClaims at `seq` (may be
+ * NULL) into *out (NULL when none); spec.versions.dra-driver-nvidia-gpu; operator.draDriver;
+ * after the workloads, gs_scn_dra_finish adds the driver chart's DeviceClasses and checks that
+ * every deviceClassName and every pod's claim or template exists (errors at their position,
+ * with a suggestion; `objects` is spec.objects or NULL); a ResourceClaim's expected `status:`.
+ * gs_scn_dra_free releases the compiled CEL programs (gs_scenario_free calls it). Errors as
+ * the other decoders (GS_EINVAL, GS_ENOTSUP, file:line:col; a bad CEL selector's column is the
+ * column inside the expression's line). */
+int gs_scn_dra_object(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *api_version,
+                      const char *kind, struct gs_scenario *sc);
+struct gs_pod_claims;
+int gs_scn_dra_pod_claims(struct gs_ydec *d, const struct gs_ynode *seq, const char *path,
+                          const struct gs_pod_claims **out);
+int gs_scn_dra_version(struct gs_ydec *d, const struct gs_ynode *v, const char *path, struct gs_scenario *sc);
+int gs_scn_dra_driver(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_scenario *sc);
+int gs_scn_dra_finish(struct gs_ydec *d, const struct gs_ynode *objects, struct gs_scenario *sc);
+struct gs_dra_expect_status;
+int gs_scn_dra_expect_status(struct gs_ydec *d, const struct gs_ynode *st, const char *path,
+                             const struct gs_dra_expect_status **out);
+struct gs_dra_spec *gs_scn_dra_spec(struct gs_ydec *d, struct gs_scenario *sc);
+void gs_scn_dra_free(struct gs_scenario *sc);
 /* spec.cluster (required): nodePools (world.pools, in the arena). cpu in millicores, memory
  * and ephemeral-storage in bytes; capacity.cpu and .memory required, pods defaults to 110;
  * nvidia.com/gpu is refused in capacity (the run loop advertises gpu.count). */
@@ -41,7 +77,17 @@ bool gs_scn_driver_version_ok(const char *s);
  * DynamicResourceAllocation gate). */
 int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_scenario *sc);
 /* spec.workloads: plain workloads and manifests (Pod, batch/v1 Job). */
+/* A leaderworkerset.x-k8s.io/v1 LeaderWorkerSet manifest `m` (at `path`) into workload `w`
+ * (sim/scenario/lws.c). */
+int gs_scn_lws_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_scenario *sc,
+                        struct gs_workload *w, const struct gs_ynode **name_node);
+/* A scheduling.x-k8s.io/v1alpha1 PodGroup manifest into workload `w` (sim/scenario/podgroup.c). */
+int gs_scn_podgroup_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_workload *w,
+                             const struct gs_ynode **name_node);
 int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc);
+/* A workload's `duration` at `n` (NULL or null: runs until deleted): a Go duration, or
+ * {distribution: fixed|exponential|lognormal, ...} (workloads.c). */
+int gs_scn_duration_dist(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_duration_dist *dd);
 /* spec.events. */
 int gs_scn_events(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc);
 /* spec.expect. `horizon_source` names where sc->horizon comes from ("spec.horizon" or

@@ -34,8 +34,8 @@ static const char *const actions[] = {"cordon",      "uncordon",    "drain",
                                       "deleteNode",  "addNodes",    "label",
                                       "deletePod",   "kernelPatch", "xid",
                                       "devicePluginRestart", "precompiledImagePublished", "driverUpgrade",
-                                      NULL};
-static const char *const later[] = {"operandFault", "scale", "schedulerRestart", NULL};
+                                      "scale",       "schedulerRestart", NULL};
+static const char *const later[] = {"operandFault", NULL};
 
 static int node_action(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_sevent *ev)
 {
@@ -311,11 +311,67 @@ static int delete_pod(struct gs_ydec *d, const struct gs_ynode *n, const char *p
     return 0;
 }
 
+/* scale {kind, name, replicas}: kubectl scale through the scale subresource, which gpusim
+ * models for LeaderWorkerSet (spec.replicas = groups). */
+static int scale(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const struct gs_scenario *sc,
+                 struct gs_sevent *ev)
+{
+    static const char *const keys[] = {"kind", "name", "replicas", NULL};
+    char p[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, n, path, keys, NULL, keys);
+    if (rc)
+        return rc;
+    const char *kind, *name;
+    int64_t replicas;
+    const struct gs_ynode *kn = gs_y_get(n, "kind"), *nn = gs_y_get(n, "name");
+    if ((rc = gs_y_str(d, kn, gs_scn_path(p, "%s.kind", path), &kind)) ||
+        (rc = gs_y_str(d, nn, gs_scn_path(p, "%s.name", path), &name)) ||
+        (rc = gs_y_int(d, gs_y_get(n, "replicas"), gs_scn_path(p, "%s.replicas", path), 0, 10000, &replicas)))
+        return rc;
+    if (strcmp(kind, "LeaderWorkerSet") != 0)
+        return gs_y_unsupported(d, kn, gs_scn_path(p, "%s.kind: %s (gpusim scales LeaderWorkerSets)", path, kind));
+    ev->workload = -1;
+    for (int i = 0; i < sc->world.nworkloads; i++)
+        if (sc->world.workloads[i].kind == GS_WL_LWS && strcmp(sc->world.workloads[i].name, name) == 0)
+            ev->workload = i;
+    if (ev->workload < 0)
+        return gs_y_error(d, nn, "no LeaderWorkerSet named '%s' in spec.workloads (at %s.name)", name, path);
+    ev->replicas = (int)replicas;
+    return 0;
+}
+
+/* schedulerRestart {schedulerName, downtime}: the profile's scheduler restarts. */
+static int scheduler_restart(struct gs_ydec *d, const struct gs_ynode *n, const char *path,
+                             const struct gs_scenario *sc, struct gs_sevent *ev)
+{
+    static const char *const keys[] = {"schedulerName", "downtime", NULL};
+    char p[GS_SCN_PATH];
+    if (gs_y_is_null(n))
+        return 0;
+    int rc = gs_y_check_map(d, n, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    const struct gs_ynode *v;
+    if ((v = gs_y_get(n, "schedulerName"))) {
+        const char *name;
+        const char *want = sc->sched.scheduler_name ? sc->sched.scheduler_name : "default-scheduler";
+        if ((rc = gs_y_str(d, v, gs_scn_path(p, "%s.schedulerName", path), &name)))
+            return rc;
+        if (strcmp(name, want) != 0)
+            return gs_y_error(d, v, "no scheduler named '%s' at %s.schedulerName: the profile's is '%s'", name, path,
+                              want);
+    }
+    if ((v = gs_y_get(n, "downtime")) &&
+        (rc = gs_y_duration(d, v, gs_scn_path(p, "%s.downtime", path), false, &ev->downtime)))
+        return rc;
+    return 0;
+}
+
 static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, const struct gs_scenario *sc,
                  struct gs_sevent *ev)
 {
     /* The actions of a later release are refused as not supported yet. */
-    const char *keys[16];
+    const char *keys[24];
     int nk = 0;
     keys[nk++] = "at";
     for (int i = 0; actions[i]; i++)
@@ -348,8 +404,8 @@ static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
     if (found < 0)
         return gs_y_error(d, e,
                           "%s has no action: give one of cordon, uncordon, drain, deleteNode, addNodes, label, "
-                          "deletePod, kernelPatch, xid, devicePluginRestart, precompiledImagePublished or "
-                          "driverUpgrade",
+                          "deletePod, kernelPatch, xid, devicePluginRestart, precompiledImagePublished, "
+                          "driverUpgrade, scale or schedulerRestart",
                           path);
     ev->kind = (enum gs_sevent_kind)found;
     gs_scn_path(p, "%s.%s", path, actions[found]);
@@ -375,6 +431,10 @@ static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
         return image_published(d, action, p, ev);
     case GS_SEV_DRIVER_UPGRADE:
         return driver_upgrade(d, action, p, sc, ev);
+    case GS_SEV_SCALE:
+        return scale(d, action, p, sc, ev);
+    case GS_SEV_SCHEDULER_RESTART:
+        return scheduler_restart(d, action, p, sc, ev);
     }
     return gs_y_error(d, e, "%s: unknown action", path);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpusim/dra_state.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 
@@ -426,15 +427,18 @@ static int node(struct gs_ydec *d, const struct gs_ynode *m, const char *path, s
 }
 
 /* The kinds an object: check can name now, with their apiVersion (check.c eval_object). */
-static const char *const object_kinds[] = {"Pod", "Job", "PriorityClass", "DaemonSet", "Workload", NULL};
-static const char *const object_api_versions[] = {"v1", "batch/v1", "scheduling.k8s.io/v1", "apps/v1",
-                                                  "kueue.x-k8s.io/v1beta1"};
+static const char *const object_kinds[] = {"Pod",           "Job",           "PriorityClass",
+                                           "DaemonSet",     "Workload",      "ResourceClaim",
+                                           "ResourceClaimTemplate", "ResourceSlice", "DeviceClass",
+                                           NULL};
+static const char *const object_api_versions[] = {"v1",       "batch/v1",           "scheduling.k8s.io/v1",
+                                                  "apps/v1",  "kueue.x-k8s.io/v1beta1", "resource.k8s.io/v1",
+                                                  "resource.k8s.io/v1", "resource.k8s.io/v1", "resource.k8s.io/v1"};
 /* Kinds besides Pod whose conditions an object: check compares (check.c eval_object). */
 static const char *const condition_kinds[] = {"Workload", NULL};
 /* Kinds SCENARIO.md names that later gpusim releases model. */
 static const char *const later_object_kinds[] = {
-    "Deployment",    "ResourceClaim", "ResourceClaimTemplate",
-    "ResourceSlice", "DeviceClass", "PodGroup",     "LeaderWorkerSet", "ClusterQueue",
+    "Deployment",    "PodGroup",     "LeaderWorkerSet", "ClusterQueue",
     "LocalQueue",  "ResourceFlavor", "Topology",    "ClusterPolicy", "Node",
     NULL};
 
@@ -515,13 +519,19 @@ static int object(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
     const struct gs_ynode *st = gs_y_get(m, "status");
     if (st) {
         char sp[GS_SCN_PATH];
-        if (strcmp(e->obj_kind, "DaemonSet") != 0) {
-            for (int i = 0; i < m->n; i++)
-                if (strcmp(m->pairs[i].key->text, "status") == 0)
-                    return gs_y_unsupported(d, m->pairs[i].key, gs_scn_path(sp, "%s.status", path));
+        if (strcmp(e->obj_kind, "ResourceClaim") == 0) {
+            /* allocation and reservedFor (sim/scenario/dra.c) */
+            if ((rc = gs_scn_dra_expect_status(d, st, gs_scn_path(sp, "%s.status", path), &e->dra_status)))
+                return rc;
+        } else {
+            if (strcmp(e->obj_kind, "DaemonSet") != 0) {
+                for (int i = 0; i < m->n; i++)
+                    if (strcmp(m->pairs[i].key->text, "status") == 0)
+                        return gs_y_unsupported(d, m->pairs[i].key, gs_scn_path(sp, "%s.status", path));
+            }
+            if ((rc = ds_status(d, st, path, e)))
+                return rc;
         }
-        if ((rc = ds_status(d, st, path, e)))
-            return rc;
     }
     if ((rc = boolean(d, m, "exists", path, &e->has_exists, &e->exists)) ||
         (rc = boolean(d, m, "rejected", path, &e->has_rejected, &e->rejected)) ||
@@ -857,6 +867,10 @@ int gs_expect_describe(const struct gs_expect *e, char *buf, size_t n)
             put(&o, " desiredNumberScheduled %lld", (long long)e->desired_scheduled);
         if (e->has_number_ready)
             put(&o, " numberReady %lld", (long long)e->number_ready);
+        if (e->dra_status && e->dra_status->has_allocation)
+            put(&o, " allocation%s", e->dra_status->allocation_null ? " null" : "");
+        if (e->dra_status && e->dra_status->has_reserved)
+            put(&o, " reservedFor %d", e->dra_status->nreserved);
         put_conditions(&o, e);
         break;
     case GS_EX_METRIC:

@@ -510,6 +510,10 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
     if (gpus || op || cat) {
         if ((rc = gs_catalog_load(gs_catalog_default_dir(), d->arena, &sc->catalog, d->err)))
             return rc;
+        /* MIG profiles and the operator's default mig-parted configs (models/catalog). */
+        if ((rc = gs_mig_catalog_load(gs_catalog_default_dir(), d->arena, &sc->mig_catalog, d->err)))
+            return rc;
+        sc->migparted = sc->mig_catalog.defaults;
         if (cat && (rc = gs_scn_catalog(d, cat, sc)))
             return rc;
     }
@@ -521,6 +525,9 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
         return rc;
     if ((sec = opt_section(spec, "workloads")) &&
         ((rc = gs_y_want_seq(d, sec, "spec.workloads")) || (rc = gs_scn_workloads(d, sec, sc))))
+        return rc;
+    /* DRA references (device classes, pods' claims and templates) once all are known. */
+    if ((rc = gs_scn_dra_finish(d, opt_section(spec, "objects"), sc)))
         return rc;
     if ((sec = opt_section(spec, "events")) &&
         ((rc = gs_y_want_seq(d, sec, "spec.events")) || (rc = gs_scn_events(d, sec, sc))))
@@ -595,6 +602,7 @@ void gs_scenario_free(struct gs_scenario *sc)
 {
     if (!sc)
         return;
+    gs_scn_dra_free(sc); /* compiled CEL programs, before the arena that holds their owners */
     gs_world_free(&sc->world);
     memset(sc, 0, sizeof *sc);
 }

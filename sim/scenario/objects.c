@@ -23,9 +23,9 @@ static const struct {
 #define GS_NBUILTIN ((int)(sizeof builtin_classes / sizeof builtin_classes[0]))
 
 static const char *const supported_text =
-    "supported: scheduling.k8s.io/v1 PriorityClass (resource.k8s.io/v1 DeviceClass, ResourceClaim, "
-    "ResourceClaimTemplate and kueue.x-k8s.io ResourceFlavor, ClusterQueue, LocalQueue, Topology are "
-    "not supported yet)";
+    "supported: scheduling.k8s.io/v1 PriorityClass, kueue.x-k8s.io/v1beta1 ResourceFlavor, ClusterQueue, "
+    "LocalQueue, kueue.x-k8s.io/v1alpha1 Topology and resource.k8s.io/v1 DeviceClass, ResourceClaim and "
+    "ResourceClaimTemplate";
 
 static bool group_is(const char *api_version, const char *group)
 {
@@ -170,9 +170,16 @@ int gs_scn_objects(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scen
                 return rc;
             continue;
         }
-        if ((group_is(av, "resource.k8s.io") && kind_in(kind, dra_kinds)) ||
-            (group_is(av, "kueue.x-k8s.io") && kind_in(kind, kueue_kinds)))
-            return gs_y_unsupported(d, n, gs_scn_path(pk, "%s (kind %s)", p, kind));
+        if (group_is(av, "kueue.x-k8s.io") && kind_in(kind, kueue_kinds)) {
+            if ((rc = gs_scn_kueue_object(d, n, p, av, kind, sc)))
+                return rc;
+            continue;
+        }
+        if (group_is(av, "resource.k8s.io") && kind_in(kind, dra_kinds)) {
+            if ((rc = gs_scn_dra_object(d, n, p, av, kind, sc)))
+                return rc;
+            continue;
+        }
         if (strcmp(kind, "PriorityClass") == 0)
             return gs_y_error(d, avn, "no kind \"PriorityClass\" in apiVersion \"%.80s\" at %s: use scheduling.k8s.io/v1",
                               av, p);

@@ -16,9 +16,12 @@
  * Image coordinates (repository, image, imagePullPolicy, imagePullSecrets, resources) are
  * accepted everywhere and have no effect: gpusim does not model images. Real ClusterPolicy keys
  * whose behaviour a later release models are "not supported yet" with their path:
- * devicePlugin.config (sharing, MIG flags), mig.strategy single|mixed, migManager.config other
- * than all-disabled, migManager.configFile, draDriver, managedBy host, driver.upgradePolicy
- * (use the driverUpgrade event), and the rest listed below.
+ * driver.upgradePolicy (use the driverUpgrade event), and the rest listed below. draDriver (the
+ * NVIDIA DRA driver chart's values) is decoded by sim/scenario/dra.c.
+ * devicePlugin.config is the plugin's v1 file or the chart's named form (sim/scenario/dpconfig.c;
+ * unknown keys inside it are warnings in sc->dp.warnings), mig.strategy none|single|mixed,
+ * migManager.config any name (a missing one fails at run time, as mig-manager does) and
+ * migManager.configFile a mig-parted file (sim/migparted.c).
  *
  * managedBy helm is the standalone k8s-device-plugin chart (DP deployments/helm/
  * nvidia-device-plugin, release "nvidia-device-plugin", spec.versions.k8s-device-plugin
@@ -35,6 +38,8 @@
 #include <strings.h>
 
 #include "sim/catalog_yaml.h"
+#include "sim/mig_yaml.h"
+#include "sim/scenario/dpconfig.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 
@@ -64,6 +69,16 @@ int gs_scn_versions(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
     for (int i = 0; i < map->n; i++) {
         const struct gs_ynode *k = map->pairs[i].key, *v = map->pairs[i].value;
         gs_scn_path(p, "spec.versions.%s", k->text);
+        if (strcmp(k->text, "kueue") == 0) {
+            if ((rc = gs_scn_kueue_version(d, v, p, sc)))
+                return rc;
+            continue;
+        }
+        if (strcmp(k->text, "dra-driver-nvidia-gpu") == 0) {
+            if ((rc = gs_scn_dra_version(d, v, p, sc)))
+                return rc;
+            continue;
+        }
         bool dp = strcmp(k->text, "k8s-device-plugin") == 0;
         if (strcmp(k->text, "gpu-operator") != 0 && !dp)
             return gs_y_unsupported(d, k, p);
@@ -253,8 +268,9 @@ static int xid_list(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
 
 static int device_plugin(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_operator_config *op)
 {
-    static const char *const extra[] = {"env", NULL};
-    static const char *const later[] = {"config", "args", "mps", NULL};
+    /* `config` is decoded by gs_scn_operator once mig.strategy is known. */
+    static const char *const extra[] = {"env", "config", NULL};
+    static const char *const later[] = {"args", "mps", NULL};
     int rc = section(d, m, path, extra, later, &op->device_plugin_enabled);
     if (rc)
         return rc;
@@ -299,12 +315,19 @@ static int device_plugin(struct gs_ydec *d, const struct gs_ynode *m, const char
     return 0;
 }
 
-static int mig_manager(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_operator_config *op)
+static int mig_manager(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_scenario *sc)
 {
-    static const char *const extra[] = {"config", NULL};
-    static const char *const later[] = {"configFile", "env", "gpuClientsConfig", NULL};
+    struct gs_operator_config *op = &sc->op;
+    static const char *const extra[] = {"config", "configFile", NULL};
+    static const char *const later[] = {"env", "gpuClientsConfig", NULL};
     int rc = section(d, m, path, extra, later, &op->mig_manager_enabled);
     if (rc)
+        return rc;
+    char fp[GS_SCN_PATH];
+    const struct gs_ynode *file = gs_y_get(m, "configFile");
+    /* A mig-parted config file replaces the operator's default-mig-parted-config. */
+    if (file && !gs_y_is_null(file) &&
+        (rc = gs_migparted_decode(d, file, gs_scn_path(fp, "%s.configFile", path), &sc->migparted)))
         return rc;
     const struct gs_ynode *c = gs_y_get(m, "config");
     if (!c || gs_y_is_null(c))
@@ -331,11 +354,10 @@ static int mig_manager(struct gs_ydec *d, const struct gs_ynode *m, const char *
     const char *name;
     if ((rc = gs_y_str(d, v, p, &name)))
         return rc;
-    if (strcmp(name, "all-disabled") != 0) {
-        gs_scn_path(vp, "%s: %.60s (only all-disabled is modelled)", p, name);
-        return gs_y_unsupported(d, v, vp);
-    }
-    op->mig_config_default = "all-disabled";
+    /* A name missing from the mig-parted configs is not refused here: mig-manager sets
+     * nvidia.com/mig.config.state=failed at run time, as the real one does. */
+    (void)vp;
+    op->mig_config_default = name;
     return 0;
 }
 
@@ -484,8 +506,8 @@ int gs_scn_operator(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
     static const char *const keys[] = {"managedBy",    "driver",     "toolkit",   "devicePlugin",
                                        "gfd",          "dcgmExporter", "migManager", "mig",
                                        "timings",      "precompiledKernels", "availableHeaders", "daemonsets",
-                                       "validator",    "nfd",        NULL};
-    static const char *const later[] = {"draDriver",   "dcgm",        "nodeStatusExporter", "sandboxWorkloads",
+                                       "validator",    "nfd",        "draDriver",  NULL};
+    static const char *const later[] = {"dcgm",        "nodeStatusExporter", "sandboxWorkloads",
                                         "sandboxDevicePlugin", "vgpuManager", "vgpuDeviceManager", "vfioManager",
                                         "kataManager", "ccManager",   "cdi",               "gds",
                                         "gdrcopy",     "hostPaths",   "psa",               "psp",
@@ -497,20 +519,17 @@ int gs_scn_operator(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
     op->enabled = true;
     op->timings = gs_catalog_profile(&sc->catalog, "default");
     const struct gs_ynode *v;
-    char p[GS_SCN_PATH];
 
     if ((v = gs_y_get(map, "managedBy"))) {
         static const char *const who[] = {"gpu-operator", "helm", "host", NULL};
         int k;
         if ((rc = gs_y_enum(d, v, "spec.operator.managedBy", who, &k)))
             return rc;
-        if (k == 2) {
-            gs_scn_path(p, "spec.operator.managedBy: %s", who[k]);
-            return gs_y_unsupported(d, v, p);
-        }
-        op->managed_by = k == 1 ? GS_MANAGED_HELM : GS_MANAGED_GPU_OPERATOR;
+        op->managed_by = k == 2 ? GS_MANAGED_HOST : k == 1 ? GS_MANAGED_HELM : GS_MANAGED_GPU_OPERATOR;
     }
-    bool helm = op->managed_by == GS_MANAGED_HELM;
+    /* managedBy host: the node image runs the device plugin (and GFD) outside Kubernetes, with
+     * the same operator-only sections refused as for helm. */
+    bool helm = op->managed_by == GS_MANAGED_HELM || op->managed_by == GS_MANAGED_HOST;
     if (helm) {
         /* The k8s-device-plugin chart installs the plugin, GFD and NFD only; the GPU Operator's
          * other settings have nothing to act on. */
@@ -521,10 +540,10 @@ int gs_scn_operator(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
             for (int j = 0; operator_only[j]; j++)
                 if (strcmp(k->text, operator_only[j]) == 0)
                     return gs_y_error(d, k,
-                                  "spec.operator.%s does not apply with managedBy helm: the k8s-device-plugin "
+                                  "spec.operator.%s does not apply with managedBy %s: the k8s-device-plugin "
                                   "chart installs only the device plugin, GFD and NFD (driver and toolkit come "
                                       "with the node image)",
-                                      k->text);
+                                      k->text, op->managed_by == GS_MANAGED_HOST ? "host" : "helm");
         }
         /* Chart defaults (DP deployments/helm/nvidia-device-plugin/values.yaml): gfd.enabled false;
          * the host's driver and toolkit; no operator-managed MIG or DCGM. */
@@ -547,8 +566,9 @@ int gs_scn_operator(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
     if ((v = gs_y_get(map, "dcgmExporter")) &&
         (rc = section(d, v, "spec.operator.dcgmExporter", NULL, dcgm_later, &op->dcgm_exporter_enabled)))
         return rc;
-    if ((v = gs_y_get(map, "migManager")) && (rc = mig_manager(d, v, "spec.operator.migManager", op)))
+    if ((v = gs_y_get(map, "migManager")) && (rc = mig_manager(d, v, "spec.operator.migManager", sc)))
         return rc;
+    bool mig_given = false;
     if ((v = gs_y_get(map, "mig"))) {
         static const char *const mkeys[] = {"strategy", NULL};
         static const char *const strategies[] = {"none", "single", "mixed", NULL};
@@ -558,12 +578,10 @@ int gs_scn_operator(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
         int k;
         if (s && (rc = gs_y_enum(d, s, "spec.operator.mig.strategy", strategies, &k)))
             return rc;
-        if (s && k != 0) {
-            gs_scn_path(p, "spec.operator.mig.strategy: %s", strategies[k]);
-            return gs_y_unsupported(d, s, p);
+        if (s) {
+            op->mig_strategy = strategies[k];
+            mig_given = true;
         }
-        if (s)
-            op->mig_strategy = "none";
     }
     if ((v = gs_y_get(map, "timings"))) {
         if (v->type == GS_Y_MAP) {
@@ -604,11 +622,29 @@ int gs_scn_operator(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sce
         return rc;
     if ((v = gs_y_get(map, "validator")) && (rc = validator(d, v, "spec.operator.validator")))
         return rc;
+    /* The NVIDIA DRA driver's chart values (sim/scenario/dra.c). */
+    const struct gs_ynode *dra = gs_y_get(map, "draDriver");
+    if (dra && !gs_y_is_null(dra) && (rc = gs_scn_dra_driver(d, dra, "spec.operator.draDriver", sc)))
+        return rc;
     if ((v = gs_y_get(map, "nfd")) && (rc = nfd(d, v, "spec.operator.nfd", op)))
         return rc;
     /* The chart's NFD dependency has condition `nfd.enabled,gfd.enabled`: Helm uses the first
      * value that is set, and nfd.enabled is unset by default, so GFD brings NFD along. */
     if (helm && !(v && gs_y_get(v, "enabled")))
         op->nfd_enabled = op->gfd_enabled;
+    /* devicePlugin.config, now that mig.strategy is known: the GPU Operator passes its
+     * mig.strategy to the plugin (MIG_STRATEGY), which wins over flags.migStrategy; the
+     * device-plugin chart and a host install pass one only when mig.strategy is given. */
+    const struct gs_ynode *dpn = (v = gs_y_get(map, "devicePlugin")) && v->type == GS_Y_MAP ? gs_y_get(v, "config") : NULL;
+    if (dpn && !gs_y_is_null(dpn)) {
+        int mig_override = -1;
+        if (op->managed_by == GS_MANAGED_GPU_OPERATOR || mig_given)
+            mig_override = strcmp(op->mig_strategy, "mixed") == 0    ? GS_MIG_MIXED
+                           : strcmp(op->mig_strategy, "single") == 0 ? GS_MIG_SINGLE
+                                                                     : GS_MIG_NONE;
+        if ((rc = gs_scn_dpconfigs(d, dpn, "spec.operator.devicePlugin.config", mig_override, &sc->dp)))
+            return rc;
+        sc->has_dp = true;
+    }
     return 0;
 }

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpusim/dra_state.h"
 #include "gpusim/error.h"
 #include "gpusim/validation.h"
+#include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 
 /* pkg/scheduler/util: the request assumed for a container that sets none, for scoring. */
@@ -142,6 +144,11 @@ bool gs_scn_is_label_value(const char *s)
 
 int gs_scn_node_pool(const struct gs_world *w, const char *node)
 {
+    /* Imported nodes (spec.cluster.source) keep their own names. */
+    for (int p = 0; p < w->npools; p++)
+        for (int i = 0; w->pools[p].nodes && i < w->pools[p].count; i++)
+            if (strcmp(w->pools[p].nodes[i].name, node) == 0)
+                return p;
     for (int p = 0; p < w->npools; p++) {
         size_t len = strlen(w->pools[p].name);
         if (strncmp(node, w->pools[p].name, len) != 0 || node[len] != '-')
@@ -275,6 +282,7 @@ int gs_scn_metadata(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
 /* One container while decoding: its resources as written, with world resource indexes. */
 struct cont {
     const struct gs_ynode *node;
+    const struct gs_ynode *claims; /* resources.claims (DRA), NULL when none */
     struct gs_container_res res;
     int *req_idx;
     int *lim_idx;
@@ -464,8 +472,8 @@ static int container(struct gs_ydec *d, const struct gs_ynode *n, const char *pa
     /* restartPolicy on an init container makes it a sidecar (counted differently in requests). */
     static const char *const unsupported[] = {"restartPolicy", "restartPolicyRules", "resizePolicy", NULL};
     static const char *const required[] = {"name", NULL};
-    static const char *const res_keys[] = {"requests", "limits", NULL};
-    static const char *const res_unsupported[] = {"claims", NULL};
+    static const char *const res_keys[] = {"requests", "limits", "claims", NULL};
+    static const char *const res_unsupported[] = {NULL};
     char p[GS_SCN_PATH];
     int rc = gs_y_check_map(d, n, path, keys, unsupported, required);
     if (rc)
@@ -496,11 +504,76 @@ static int container(struct gs_ydec *d, const struct gs_ynode *n, const char *pa
     gs_scn_path(rp, "%s.resources", path);
     if ((rc = gs_y_check_map(d, res, rp, res_keys, res_unsupported, NULL)))
         return rc;
+    const struct gs_ynode *cl = gs_y_get(res, "claims");
+    if (cl && !gs_y_is_null(cl)) {
+        /* resources.claims: [{name, request}] (checked against spec.resourceClaims later). */
+        static const char *const ckeys[] = {"name", "request", NULL};
+        static const char *const creq[] = {"name", NULL};
+        if ((rc = gs_y_want_seq(d, cl, gs_scn_path(p, "%s.claims", rp))))
+            return rc;
+        for (int i = 0; i < cl->n; i++) {
+            char cp[GS_SCN_PATH], np[GS_SCN_PATH];
+            const char *s;
+            gs_scn_path(cp, "%s.claims[%d]", rp, i);
+            if ((rc = gs_y_check_map(d, cl->items[i], cp, ckeys, NULL, creq)) ||
+                (rc = gs_y_kstr(d, gs_y_get(cl->items[i], "name"), gs_scn_path(np, "%s.name", cp), &s)))
+                return rc;
+            const struct gs_ynode *rq = gs_y_get(cl->items[i], "request");
+            if (rq && !gs_y_is_null(rq))
+                return gs_y_unsupported(d, rq, gs_scn_path(np, "%s.request", cp));
+        }
+        out->claims = cl;
+    }
     if ((rc = res_list(d, gs_y_get(res, "requests"), gs_scn_path(p, "%s.requests", rp), &out->res.requests,
                        &out->req_idx, &out->res.nrequests)))
         return rc;
     return res_list(d, gs_y_get(res, "limits"), gs_scn_path(p, "%s.limits", rp), &out->res.limits,
                     &out->lim_idx, &out->res.nlimits);
+}
+
+/* validateResourceClaimNames (pkg/apis/core/validation): each container's resources.claims
+ * entry must name a spec.resourceClaims entry, once. A violation is the API server's refusal
+ * (t->invalid_detail), e.g. `spec.containers[0].resources.claims[0]: Not found: "gpux": must be
+ * one of the names in pod.spec.resourceClaims: gpu`. Returns 0 or GS_ENOMEM. */
+static int container_claims(struct gs_ydec *d, const struct cont *cs, int nregular, int nc, const char *prefix,
+                            struct gs_pod_template *t)
+{
+    char names[1024] = "";
+    size_t used = 0;
+    for (int i = 0; t->claims && i < t->claims->n; i++) {
+        /* sets.List: sorted; gpusim lists them in order (names are usually one or two). */
+        int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", t->claims->refs[i].name);
+        if (w > 0 && (size_t)w < sizeof names - used)
+            used += (size_t)w;
+    }
+    for (int i = 0; i < nc; i++) {
+        const struct gs_ynode *cl = cs[i].claims;
+        for (int k = 0; cl && k < cl->n; k++) {
+            const char *name = gs_y_get(cl->items[k], "name")->text;
+            char where[GS_SCN_PATH];
+            gs_scn_path(where, "%s%s[%d].resources.claims[%d]", prefix ? prefix : "spec.",
+                        i < nregular ? "containers" : "initContainers", i < nregular ? i : i - nregular, k);
+            bool found = false, dup = false;
+            for (int j = 0; t->claims && j < t->claims->n && !found; j++)
+                found = strcmp(t->claims->refs[j].name, name) == 0;
+            for (int j = 0; j < k && !dup; j++)
+                dup = strcmp(gs_y_get(cl->items[j], "name")->text, name) == 0;
+            const char *detail = NULL;
+            if (dup)
+                detail = gs_arena_printf(d->arena, "%s: Duplicate value: \"%s\"", where, name);
+            else if (!found)
+                detail = gs_arena_printf(d->arena,
+                                         "%s: Not found: \"%s\": must be one of the names in pod.spec.resourceClaims%s%s",
+                                         where, name, used ? ": " : " which is empty", names);
+            else
+                continue;
+            if (!detail)
+                return GS_ENOMEM;
+            t->invalid_detail = detail;
+            return 0;
+        }
+    }
+    return 0;
 }
 
 static int containers(struct gs_ydec *d, const struct gs_ynode *spec, struct gs_podspec_ctx *c,
@@ -567,6 +640,8 @@ static int containers(struct gs_ydec *d, const struct gs_ynode *spec, struct gs_
         if (!t->invalid_detail)
             return nomem(d, regular);
     }
+    if (!t->invalid_detail && container_claims(d, cs, regular->n, nc, c->api_prefix, t))
+        return nomem(d, regular);
     return 0;
 }
 
@@ -972,6 +1047,7 @@ int gs_scn_pod_spec(struct gs_ydec *d, const struct gs_ynode *n, struct gs_podsp
      * where or when the pod is scheduled. */
     static const char *const keys[] = {"containers",
                                        "initContainers",
+                                       "resourceClaims",
                                        "tolerations",
                                        "nodeSelector",
                                        "affinity",
@@ -1002,8 +1078,7 @@ int gs_scn_pod_spec(struct gs_ydec *d, const struct gs_ynode *n, struct gs_podsp
                                        "shareProcessNamespace",
                                        "activeDeadlineSeconds",
                                        NULL};
-    static const char *const unsupported[] = {"resourceClaims",
-                                              "schedulingGates",
+    static const char *const unsupported[] = {"schedulingGates",
                                               "topologySpreadConstraints",
                                               "overhead",
                                               "runtimeClassName",
@@ -1024,6 +1099,10 @@ int gs_scn_pod_spec(struct gs_ydec *d, const struct gs_ynode *n, struct gs_podsp
     c->restart_policy = GS_RESTART_UNSET;
     c->restart_policy_node = NULL;
 
+    /* spec.resourceClaims first: the containers' resources.claims name its entries. */
+    if ((rc = gs_scn_dra_pod_claims(d, gs_y_get(n, "resourceClaims"), gs_scn_path(p, "%s.resourceClaims", c->path),
+                                    &t->claims)))
+        return rc;
     if ((rc = containers(d, n, c, t)))
         return rc;
     const struct gs_ynode *v;

@@ -60,7 +60,8 @@ bool gs_scn_is_dns_subdomain(const char *s);   /* RFC 1123 subdomain, <= 253 */
 bool gs_scn_is_qualified_name(const char *s);  /* [prefix/]name: label keys, resource names */
 bool gs_scn_is_label_value(const char *s);     /* "" or a name part, <= 63 */
 
-/* The pool a node name `<pool>-<index>` belongs to, or -1 when it fits none of world.pools. */
+/* The pool a node name `<pool>-<index>` belongs to (or an imported node's own name, see
+ * gs_pool.nodes), or -1 when it fits none of world.pools. */
 int gs_scn_node_pool(const struct gs_world *w, const char *node);
 /* Check `node` (at `n`) can name a node of some pool; the error lists the pools. */
 int gs_scn_check_node_name(struct gs_ydec *d, const struct gs_ynode *n, const char *path,

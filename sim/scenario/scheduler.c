@@ -736,9 +736,8 @@ static int kube_scheduler_config(struct gs_ydec *d, const struct gs_ynode *m, co
 
 int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_scenario *sc)
 {
-    static const char *const keys[] = {"config", "tieBreak", "admission", NULL};
-    static const char *const unsup[] = {"kueueConfig", NULL};
-    int rc = gs_y_check_map(d, map, "spec.scheduler", keys, unsup, NULL);
+    static const char *const keys[] = {"config", "tieBreak", "admission", "kueueConfig", NULL};
+    int rc = gs_y_check_map(d, map, "spec.scheduler", keys, NULL, NULL);
     if (rc)
         return rc;
     struct gs_sched_config *c = &sc->sched;
@@ -762,11 +761,7 @@ int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sc
         int v;
         if ((rc = gs_y_enum(d, n, "spec.scheduler.admission", adm, &v)))
             return rc;
-        if (v == 2) {
-            char p[GS_SCN_PATH];
-            return gs_y_unsupported(d, n, gs_scn_path(p, "spec.scheduler.admission: %s", adm[v]));
-        }
-        sc->admission = adm[v];
+        sc->admission = adm[v]; /* kueue: sim/kueue_run.c admits labelled Jobs and workloads */
         if (v == 1) {
             /* Gang admission: Coscheduling's PreFilter, PostFilter and QueueSort, and a group
              * placed all at once (sim/run.c group cycle) instead of waiting at Permit. */
@@ -775,5 +770,8 @@ int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sc
             c->filter_enabled[GS_PL_PRIORITY_SORT] = false;
         }
     }
+    if ((n = gs_y_get(map, "kueueConfig")) && !gs_y_is_null(n) &&
+        (rc = gs_scn_kueue_config(d, n, "spec.scheduler.kueueConfig", sc)))
+        return rc;
     return 0;
 }

@@ -1,5 +1,6 @@
-/* spec.workloads: plain workloads (name, replicas, arrival, duration, group, template) and
- * manifest entries (a v1 Pod or batch/v1 Job, inline or from a file next to the scenario). */
+/* spec.workloads: plain workloads (name, replicas, arrival, duration, group, template),
+ * manifest entries (a v1 Pod or batch/v1 Job, inline or from a file next to the scenario) and
+ * trace entries (a pod list file: sim/scenario/podtrace.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
+#include "sim/scenario/source.h"
 
 #define GS_MAX_REPLICAS 1000000
 #define GS_MAX_ARRIVALS INT_MAX
@@ -269,16 +271,6 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
     return gs_scn_pod_template(d, gs_y_get(e, "template"), &c, &w->tmpl);
 }
 
-/* A manifest labelled for Kueue is admitted by Kueue, which is not modelled yet. */
-static int no_kueue(struct gs_ydec *d, const struct gs_ynode *meta, const char *path)
-{
-    const struct gs_ynode *l = gs_y_get(gs_y_get(meta, "labels"), "kueue.x-k8s.io/queue-name");
-    char p[GS_SCN_PATH];
-    if (l)
-        return gs_y_unsupported(d, l, gs_scn_path(p, "%s.labels[kueue.x-k8s.io/queue-name] (Kueue admission)", path));
-    return 0;
-}
-
 static int pod_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_scenario *sc,
                         struct gs_workload *w, const struct gs_ynode **name_node)
 {
@@ -295,7 +287,7 @@ static int pod_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char 
     if (!gs_scn_is_dns_subdomain(w->name))
         return gs_y_error(d, *name_node, "invalid Pod name '%s' at %s.name: must be a DNS-1123 subdomain", w->name,
                           p);
-    if ((rc = no_kueue(d, meta, p)))
+    if ((rc = gs_scn_kueue_queue_label(d, meta, p, w->name, sc)))
         return rc;
     w->kind = GS_WL_POD;
     w->api_kind = "Pod";
@@ -344,7 +336,7 @@ static int job_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char 
                           "invalid Job name '%s' at %s.name: must be a DNS-1123 subdomain of at most 63 "
                           "characters (it becomes the job-name label of its pods)",
                           w->name, p);
-    if ((rc = no_kueue(d, meta, p)))
+    if ((rc = gs_scn_kueue_queue_label(d, meta, p, w->name, sc)))
         return rc;
     w->kind = GS_WL_JOB;
     w->api_kind = "Job";
@@ -424,7 +416,7 @@ static int manifest(struct gs_ydec *d, const struct gs_ynode *e, const char *pat
                     struct gs_workload *w, const struct gs_ynode **name_node)
 {
     static const char *const keys[] = {"manifest", "arrival", "duration", "startLatency", NULL};
-    static const char *const later[] = {"Deployment", "PodGroup", "LeaderWorkerSet", "ResourceClaimTemplate", NULL};
+    static const char *const later[] = {"Deployment", "ResourceClaimTemplate", NULL};
     static const char *const kinds[] = {"Pod",      "Job",      "Deployment",           "PodGroup",
                                         "LeaderWorkerSet", "ResourceClaimTemplate", NULL};
     char p[GS_SCN_PATH], mp[GS_SCN_PATH];
@@ -469,19 +461,28 @@ static int manifest(struct gs_ydec *d, const struct gs_ynode *e, const char *pat
     for (int i = 0; later[i]; i++)
         if (strcmp(kind, later[i]) == 0)
             return gs_y_unsupported(d, kv, gs_scn_path(p, "%s kind %s", mp, kind));
-    const char *want = strcmp(kind, "Pod") == 0 ? "v1" : strcmp(kind, "Job") == 0 ? "batch/v1" : NULL;
+    const char *want = strcmp(kind, "Pod") == 0               ? "v1"
+                       : strcmp(kind, "Job") == 0             ? "batch/v1"
+                       : strcmp(kind, "LeaderWorkerSet") == 0 ? "leaderworkerset.x-k8s.io/v1"
+                       : strcmp(kind, "PodGroup") == 0        ? "scheduling.x-k8s.io/v1alpha1"
+                                                               : NULL;
     if (!want) {
         const char *near = gs_y_suggest(kind, kinds);
         return gs_y_error(d, kv,
-                          "unsupported manifest kind '%s' at %s.kind%s%s%s: a workload manifest is a v1 Pod or a "
-                          "batch/v1 Job (Deployment, PodGroup, LeaderWorkerSet and ResourceClaimTemplate "
-                          "come in a later release)",
+                          "unsupported manifest kind '%s' at %s.kind%s%s%s: a workload manifest is a v1 Pod, a "
+                          "batch/v1 Job, a leaderworkerset.x-k8s.io/v1 LeaderWorkerSet or a "
+                          "scheduling.x-k8s.io/v1alpha1 PodGroup (Deployment and ResourceClaimTemplate come in a "
+                          "later release)",
                           kind, mp, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     }
     if (strcmp(api, want) != 0)
         return gs_y_error(d, av, "%s.apiVersion: kind %s is served as apiVersion %s, got '%s'", mp, kind, want, api);
     if ((rc = timing(d, e, path, w)))
         return rc;
+    if (want[0] == 'l')
+        return gs_scn_lws_manifest(d, m, mp, sc, w, name_node);
+    if (want[0] == 's')
+        return gs_scn_podgroup_manifest(d, m, mp, w, name_node);
     return want[0] == 'v' ? pod_manifest(d, m, mp, sc, w, name_node) : job_manifest(d, m, mp, sc, w, name_node);
 }
 
@@ -500,8 +501,9 @@ static bool pod_name_clash(const char *name, const char *other)
 int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc)
 {
     struct gs_world *w = &sc->world;
-    w->workloads = NULL;
-    w->nworkloads = 0;
+    /* Workloads spec.cluster.source made (a snapshot's pods) stay first. */
+    struct gs_workload *pre = w->workloads;
+    int npre = w->nworkloads;
     if (!seq || gs_y_is_null(seq))
         return 0;
     int rc = gs_y_want_seq(d, seq, "spec.workloads");
@@ -518,12 +520,9 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
         if ((rc = gs_y_want_map(d, e, path)))
             return rc;
         wl[i].src_line = e->line;
-        const struct gs_ynode *tr = gs_y_get(e, "trace");
-        if (tr) {
-            char p[GS_SCN_PATH];
-            return gs_y_unsupported(d, gs_y_get(e, "trace"), gs_scn_path(p, "%s.trace", path));
-        }
-        if (gs_y_get(e, "manifest"))
+        if (gs_y_get(e, "trace"))
+            rc = gs_scn_trace_workload(d, e, path, sc, &wl[i], &names[i]); /* sim/scenario/podtrace.c */
+        else if (gs_y_get(e, "manifest"))
             rc = manifest(d, e, path, sc, &wl[i], &names[i]);
         else
             rc = plain(d, e, path, sc, &wl[i], &names[i]);
@@ -534,6 +533,10 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
                 return gs_y_error(d, names[i], "duplicate workload name '%s' in %s (also at line %d)", wl[i].name,
                                   path, names[j]->line);
         }
+        for (int j = 0; j < npre; j++)
+            if (strcmp(pre[j].name, wl[i].name) == 0)
+                return gs_y_error(d, names[i], "duplicate workload name '%s' in %s: spec.cluster.source makes it",
+                                  wl[i].name, path);
     }
     /* Pods are named <workload>-<index>: a workload named like another's pods would share names. */
     for (int i = 0; i < seq->n; i++)
@@ -543,7 +546,20 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
                                   "workload name '%s' in spec.workloads[%d] clashes with the pods of workload '%s' "
                                   "(line %d), which are named %s-<index>",
                                   wl[i].name, i, wl[j].name, names[j]->line, wl[j].name);
+    if (npre) {
+        struct gs_workload *all = gs_arena_alloc(d->arena, sizeof *all * (size_t)(npre + seq->n));
+        if (!all)
+            return nomem(d, seq);
+        memcpy(all, pre, sizeof *all * (size_t)npre);
+        memcpy(all + npre, wl, sizeof *all * (size_t)seq->n);
+        wl = all;
+    }
     w->workloads = wl;
-    w->nworkloads = seq->n;
+    w->nworkloads = npre + seq->n;
     return 0;
+}
+
+int gs_scn_duration_dist(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_duration_dist *dd)
+{
+    return duration(d, n, path, dd);
 }

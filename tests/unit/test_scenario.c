@@ -586,30 +586,78 @@ Test(scenario, bad_api_version_and_kind)
 Test(scenario, unsupported_keys)
 {
     bad(HEAD "  operator:\n"
-             "    devicePlugin: {config: {version: v1}}\n" CLUSTER,
-        GS_ENOTSUP, 7, 20, "not supported yet: spec.operator.devicePlugin.config");
+             "    devicePlugin: {mps: {root: /run/nvidia/mps}}\n" CLUSTER,
+        GS_ENOTSUP, 7, 20, "not supported yet: spec.operator.devicePlugin.mps");
     gs_scenario_free(&sc);
-    bad(HEAD "  versions: {kueue: v0.15.0}\n" CLUSTER, GS_ENOTSUP, 6, 14, "not supported yet: spec.versions.kueue");
+    bad(HEAD "  versions: {kueue: v0.9.0}\n" CLUSTER, GS_ENOTSUP, 6, 21,
+        "not supported yet: spec.versions.kueue: v0.9.0 (gpusim models Kueue v0.13.x to v0.15.x)");
     gs_scenario_free(&sc);
     bad(HEAD "  featureGates: {DRAExtendedResource: true}\n" CLUSTER, GS_ENOTSUP, 6, 18,
         "not supported yet: spec.featureGates.DRAExtendedResource");
     gs_scenario_free(&sc);
-    bad(HEAD CLUSTER "  scheduler: {admission: gang}\n", GS_ENOTSUP, 12, 26,
-        "not supported yet: spec.scheduler.admission: gang");
-    gs_scenario_free(&sc);
-    bad(HEAD "  objects:\n"
-             "  - apiVersion: kueue.x-k8s.io/v1beta1\n"
-             "    kind: ClusterQueue\n"
-             "    metadata: {name: q}\n" CLUSTER,
-        GS_ENOTSUP, 7, 5, "not supported yet: spec.objects[0] (kind ClusterQueue)");
-    gs_scenario_free(&sc);
+    /* Coscheduling is modelled, but a profile needs exactly one QueueSort plugin
+     * (framework/runtime/framework.go NewFramework). */
     bad(HEAD CLUSTER "  scheduler:\n"
                      "    config:\n"
                      "      profiles:\n"
                      "      - plugins: {multiPoint: {enabled: [{name: Coscheduling}]}}\n",
+        GS_EINVAL, 15, 18,
+        "spec.scheduler.config.profiles[0].plugins: only one queue sort plugin required for profile with scheduler "
+        "name \"default-scheduler\", but got 2 (with Coscheduling, disable PrioritySort under queueSort)");
+    gs_scenario_free(&sc);
+    bad(HEAD CLUSTER "  scheduler:\n"
+                     "    config:\n"
+                     "      profiles:\n"
+                     "      - plugins: {multiPoint: {enabled: [{name: CapacityScheduling}]}}\n",
         GS_ENOTSUP, 15, 49,
         "not supported yet: spec.scheduler.config.profiles[0].plugins.multiPoint.enabled[0] (out-of-tree plugin "
-        "Coscheduling)");
+        "CapacityScheduling)");
+    gs_scenario_free(&sc);
+    bad(HEAD CLUSTER "  scheduler:\n"
+                     "    config:\n"
+                     "      profiles:\n"
+                     "      - plugins: {queueSort: {disabled: [{name: \"*\"}]}}\n",
+        GS_EINVAL, 15, 18,
+        "spec.scheduler.config.profiles[0].plugins: only one queue sort plugin required for profile with scheduler "
+        "name \"default-scheduler\", but got 0");
+}
+
+Test(scenario, gang_admission_and_coscheduling_config)
+{
+    struct gs_error err = {0};
+    int rc = gs_scenario_load_string("t.yaml", HEAD CLUSTER "  scheduler: {admission: gang}\n", &sc, &err);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    cr_assert(sc.sched.gang_admission);
+    cr_assert(sc.sched.filter_enabled[GS_PL_COSCHEDULING]);
+    cr_assert_not(sc.sched.filter_enabled[GS_PL_PRIORITY_SORT]);
+    gs_scenario_free(&sc);
+    rc = gs_scenario_load_string("t.yaml",
+                                 HEAD CLUSTER "  scheduler:\n"
+                                              "    config:\n"
+                                              "      profiles:\n"
+                                              "      - plugins:\n"
+                                              "          multiPoint: {enabled: [{name: Coscheduling}]}\n"
+                                              "          queueSort: {disabled: [{name: PrioritySort}]}\n"
+                                              "        pluginConfig:\n"
+                                              "        - name: Coscheduling\n"
+                                              "          args: {permitWaitingTimeSeconds: 10, podGroupBackoffSeconds: 5}\n",
+                                 &sc, &err);
+    cr_assert_eq(rc, 0, "%s", err.msg);
+    cr_assert_not(sc.sched.gang_admission);
+    cr_assert(sc.sched.filter_enabled[GS_PL_COSCHEDULING]);
+    cr_assert_eq(sc.sched.permit_wait_us, GS_SEC(10));
+    cr_assert_eq(sc.sched.pg_backoff_us, GS_SEC(5));
+    gs_scenario_free(&sc);
+    rc = gs_scenario_load_string("t.yaml",
+                                 HEAD CLUSTER "  scheduler:\n"
+                                              "    config:\n"
+                                              "      profiles:\n"
+                                              "      - pluginConfig:\n"
+                                              "        - name: Coscheduling\n"
+                                              "          args: {kind: NodeResourcesFitArgs}\n",
+                                 &sc, &err);
+    cr_assert_eq(rc, GS_EINVAL);
+    cr_assert(strstr(err.msg, "expected CoschedulingArgs"), "%s", err.msg);
 }
 
 Test(scenario, gpu_in_capacity_refused)
@@ -694,8 +742,8 @@ Test(scenario, object_errors)
              "  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n" CLUSTER,
         GS_EINVAL, 7, 28,
         "unsupported object kind \"ConfigMap\" (apiVersion v1) at spec.objects[0]: supported: scheduling.k8s.io/v1 "
-        "PriorityClass (resource.k8s.io/v1 DeviceClass, ResourceClaim, ResourceClaimTemplate and kueue.x-k8s.io "
-        "ResourceFlavor, ClusterQueue, LocalQueue, Topology are not supported yet)");
+        "PriorityClass, kueue.x-k8s.io/v1beta1 ResourceFlavor, ClusterQueue, LocalQueue, kueue.x-k8s.io/v1alpha1 "
+        "Topology and resource.k8s.io/v1 DeviceClass, ResourceClaim and ResourceClaimTemplate");
     gs_scenario_free(&sc);
     bad(HEAD "  objects:\n"
              "  - {apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: a}, value: 2000000000}\n" CLUSTER,

@@ -237,27 +237,51 @@ Test(operator, driver_version)
         "here: write true or false)");
 }
 
+/* GPU sharing and MIG keys (issue 5): decoded by the device-plugin and mig-parted modules. */
+Test(operator, sharing_and_mig_keys)
+{
+    ok("  operator:\n    devicePlugin: {config: {version: v1}}\n");
+    cr_expect(sc.has_dp);
+    cr_expect_eq(sc.dp.n, 1);
+    /* The GPU Operator passes its mig.strategy to the plugin over flags.migStrategy. */
+    ok("  operator:\n    mig: {strategy: mixed}\n    devicePlugin: {config: {version: v1, flags: {migStrategy: none}}}\n");
+    cr_expect_str_eq(sc.op.mig_strategy, "mixed");
+    cr_expect_eq(sc.dp.configs[0].mig_strategy, GS_MIG_MIXED);
+    ok("  operator:\n    mig: {strategy: single}\n");
+    cr_expect_str_eq(sc.op.mig_strategy, "single");
+    cr_expect_not(sc.has_dp);
+    ok("  operator:\n    migManager: {config: all-1g.10gb}\n");
+    cr_expect_str_eq(sc.op.mig_config_default, "all-1g.10gb");
+    cr_expect_not_null(gs_migparted_find(&sc.migparted, "all-balanced"), "the catalog's defaults");
+    ok("  operator:\n    migManager:\n      configFile:\n        version: v1\n        mig-configs:\n"
+       "          half: [{devices: [0], mig-enabled: true, mig-devices: {1g.10gb: 7}}]\n");
+    cr_expect_not_null(gs_migparted_find(&sc.migparted, "half"));
+    cr_expect_null(gs_migparted_find(&sc.migparted, "all-balanced"), "a configFile replaces the defaults");
+    ok("  operator:\n    managedBy: host\n    devicePlugin: {config: {version: v1, sharing: {timeSlicing: "
+       "{renameByDefault: true, resources: [{name: nvidia.com/gpu, replicas: 4}]}}}}\n");
+    cr_expect_eq(sc.op.managed_by, GS_MANAGED_HOST);
+    cr_expect_eq(sc.dp.configs[0].mig_strategy, GS_MIG_NONE, "host: the plugin's own default");
+    /* An unknown key in the plugin's config is a warning with its position. */
+    ok("  operator:\n    devicePlugin: {config: {version: v1, sharing: {timeSlicing: {renameBydefault: true, "
+       "resources: [{name: nvidia.com/gpu, replicas: 2}]}}}}\n");
+    cr_assert_eq(sc.dp.nwarnings, 1);
+    cr_expect_eq(sc.dp.warnings[0].line, L + 1);
+    cr_expect_eq(load("  operator:\n    migManager: {configFile: mig.yaml}\n"), GS_EINVAL);
+    cr_expect_str_eq(err.msg, "spec.operator.migManager.configFile: expected a mig-parted config (version: v1, "
+                              "mig-configs: ...)");
+}
+
 Test(operator, unknown_and_unsupported)
 {
     bad("  operator: {drvier: {}}\n", GS_EINVAL, L, 14, "unknown key 'drvier' in spec.operator (did you mean 'driver'?)");
     bad("  operator: {driver: {usePrecomplied: true}}\n", GS_EINVAL, L, 23,
         "unknown key 'usePrecomplied' in spec.operator.driver (did you mean 'usePrecompiled'?)");
-    bad("  operator:\n    devicePlugin: {config: {version: v1}}\n", GS_ENOTSUP, L + 1, 20,
-        "not supported yet: spec.operator.devicePlugin.config");
-    bad("  operator:\n    mig: {strategy: mixed}\n", GS_ENOTSUP, L + 1, 21,
-        "not supported yet: spec.operator.mig.strategy: mixed");
-    bad("  operator:\n    mig: {strategy: single}\n", GS_ENOTSUP, L + 1, 21,
-        "not supported yet: spec.operator.mig.strategy: single");
     bad("  operator:\n    mig: {strategy: all}\n", GS_EINVAL, L + 1, 21,
         "invalid value 'all' at spec.operator.mig.strategy: expected one of none, single, mixed");
-    bad("  operator:\n    migManager: {config: all-1g.10gb}\n", GS_ENOTSUP, L + 1, 26,
-        "not supported yet: spec.operator.migManager.config: all-1g.10gb (only all-disabled is modelled)");
     bad("  operator:\n    migManager: {config: {name: custom, default: all-disabled}}\n", GS_ENOTSUP, L + 1, 27,
         "not supported yet: spec.operator.migManager.config.name");
-    bad("  operator:\n    migManager: {configFile: mig.yaml}\n", GS_ENOTSUP, L + 1, 18,
-        "not supported yet: spec.operator.migManager.configFile");
-    bad("  operator:\n    draDriver: {enabled: true}\n", GS_ENOTSUP, L + 1, 5, "not supported yet: spec.operator.draDriver");
-    bad("  operator:\n    managedBy: host\n", GS_ENOTSUP, L + 1, 16, "not supported yet: spec.operator.managedBy: host");
+    bad("  operator:\n    draDriver: {computeDomains: {enabled: true}}\n", GS_ENOTSUP, L + 1, 33,
+        "not supported yet: spec.operator.draDriver.computeDomains.enabled: true");
     bad("  operator:\n    managedBy: kubectl\n", GS_EINVAL, L + 1, 16,
         "invalid value 'kubectl' at spec.operator.managedBy: expected one of gpu-operator, helm, host");
     bad("  operator:\n    driver: {upgradePolicy: {autoUpgrade: true}}\n", GS_ENOTSUP, L + 1, 14,
@@ -281,7 +305,8 @@ Test(operator, versions)
     cr_expect_str_eq(sc.gpu_operator_version, "v1.5.2");
     bad("  versions: {gpu-operator: v24.6.0}\n", GS_ENOTSUP, L, 28,
         "not supported yet: spec.versions.gpu-operator: v24.6.0 (gpusim models v25.3.0, v23.9.2 and v1.5.2)");
-    bad("  versions: {kueue: v0.15.0}\n", GS_ENOTSUP, L, 14, "not supported yet: spec.versions.kueue");
+    bad("  versions: {kueue: v0.9.0}\n", GS_ENOTSUP, L, 21,
+        "not supported yet: spec.versions.kueue: v0.9.0 (gpusim models Kueue v0.13.x to v0.15.x)");
     cr_expect_null(sc.device_plugin_version);
     ok("  versions: {k8s-device-plugin: v0.19.1}\n");
     cr_expect_str_eq(sc.device_plugin_version, "v0.19.1");

@@ -463,7 +463,6 @@ Test(workloads, ignored_and_unsupported_fields)
     } cases[] = {
         {"topologySpreadConstraints: []", "spec.workloads[0].template.spec.topologySpreadConstraints"},
         {"schedulingGates: [{name: g}]", "spec.workloads[0].template.spec.schedulingGates"},
-        {"resourceClaims: []", "spec.workloads[0].template.spec.resourceClaims"},
         {"runtimeClassName: nvidia", "spec.workloads[0].template.spec.runtimeClassName"},
         {"overhead: {cpu: 1}", "spec.workloads[0].template.spec.overhead"},
         {"affinity: {podAntiAffinity: {}}", "spec.workloads[0].template.spec.affinity.podAntiAffinity"},
@@ -486,8 +485,8 @@ Test(workloads, ignored_and_unsupported_fields)
           "    template:\n"
           "      spec:\n"
           "        containers:\n"
-          "        - {name: a, resources: {claims: [{name: gpu}]}}\n",
-          GS_ENOTSUP, BODY_LINE + 4, "spec.workloads[0].template.spec.containers[0].resources.claims");
+          "        - {name: a, resources: {claims: [{name: gpu, request: r}]}}\n",
+          GS_ENOTSUP, BODY_LINE + 4, "spec.workloads[0].template.spec.containers[0].resources.claims[0].request");
     fails("  - name: w\n"
           "    template:\n"
           "      spec:\n"
@@ -508,7 +507,9 @@ Test(workloads, ignored_and_unsupported_fields)
     fails("  - name: w\n"
           "    template: {spec: {containers: []}}\n",
           GS_EINVAL, BODY_LINE + 1, "at least one container");
-    fails("  - {name: w, trace: {format: openb, pods: x.csv}}\n", GS_ENOTSUP, BODY_LINE, "spec.workloads[0].trace");
+    /* workloads[].trace is read now (sim/scenario/podtrace.c, tests/unit/test_podtrace.c). */
+    fails("  - {name: w, trace: {format: openb, pods: x.csv}}\n", GS_EINVAL, BODY_LINE,
+          "cannot read the trace 'x.csv' of spec.workloads[0]");
 }
 
 /* ------------------------------------------------------------------ arrival, duration, group */
@@ -582,9 +583,17 @@ Test(workloads, arrivals_durations_groups)
           "    template: {spec: {containers: [{name: a}]}}\n",
           GS_EINVAL, BODY_LINE + 1, "minMember");
     fails("  - name: a\n"
-          "    group: {minMember: 2, scheduleTimeoutSeconds: 10}\n"
+          "    group: {minMember: 2, scheduleTimeoutSeconds: 0}\n"
           "    template: {spec: {containers: [{name: a}]}}\n",
-          GS_ENOTSUP, BODY_LINE + 1, "scheduleTimeoutSeconds");
+          GS_EINVAL, BODY_LINE + 1, "scheduleTimeoutSeconds");
+    fails("  - name: a\n"
+          "    group: {minMember: 2, minResources: {cpu: 1}}\n"
+          "    template: {spec: {containers: [{name: a}]}}\n",
+          GS_ENOTSUP, BODY_LINE + 1, "minResources");
+    fails("  - name: a\n"
+          "    group: {scheduleTimeoutSeconds: 5}\n"
+          "    template: {spec: {containers: [{name: a}]}}\n",
+          GS_EINVAL, BODY_LINE + 1, "minMember");
     fails("  - name: Trainer\n"
           "    template: {spec: {containers: [{name: a}]}}\n",
           GS_EINVAL, BODY_LINE, "invalid workload name 'Trainer'");
@@ -694,10 +703,10 @@ Test(workloads, job_defaults)
           "      kind: Job\n"
           "      metadata:\n"
           "        name: j\n"
-          "        labels: {kueue.x-k8s.io/queue-name: lq}\n"
+          "        labels: {kueue.x-k8s.io/queue-name: Bad_Queue}\n"
           "      spec:\n"
           "        template: {spec: {restartPolicy: Never, containers: [{name: a}]}}\n",
-          GS_ENOTSUP, BODY_LINE + 5, "kueue.x-k8s.io/queue-name");
+          GS_EINVAL, BODY_LINE + 5, "must be a LocalQueue name");
 }
 
 Test(workloads, pod_manifest_and_kinds)
@@ -726,13 +735,22 @@ Test(workloads, pod_manifest_and_kinds)
 
     fails("  - manifest: {apiVersion: apps/v1, kind: StatefulSet, metadata: {name: s}, spec: {}}\n", GS_EINVAL,
           BODY_LINE, "unsupported manifest kind 'StatefulSet'");
-    cr_assert(strstr(err.msg, "a v1 Pod or a batch/v1 Job"), "%s", err.msg);
+    cr_assert(strstr(err.msg, "a v1 Pod, a batch/v1 Job, a leaderworkerset.x-k8s.io/v1 LeaderWorkerSet or a "
+                              "scheduling.x-k8s.io/v1alpha1 PodGroup"),
+              "%s", err.msg);
     fails("  - manifest: {apiVersion: batch/v1, kind: job, metadata: {name: s}, spec: {}}\n", GS_EINVAL, BODY_LINE,
           "did you mean 'Job'?");
     fails("  - manifest: {apiVersion: apps/v1, kind: Deployment, metadata: {name: s}, spec: {}}\n", GS_ENOTSUP,
           BODY_LINE, "not supported yet: spec.workloads[0].manifest kind Deployment");
     fails("  - manifest: {apiVersion: leaderworkerset.x-k8s.io/v1, kind: LeaderWorkerSet, metadata: {name: s}}\n",
-          GS_ENOTSUP, BODY_LINE, "LeaderWorkerSet");
+          GS_EINVAL, BODY_LINE, "missing required field 'spec'");
+    fails("  - manifest: {apiVersion: leaderworkerset.x-k8s.io/v1, kind: LeaderWorkerSet, metadata: {name: s},\n"
+          "      spec: {leaderWorkerTemplate: {size: 0, workerTemplate: {spec: {containers: [{name: a}]}}}}}\n",
+          GS_EINVAL, BODY_LINE + 1, "size");
+    fails("  - manifest: {apiVersion: leaderworkerset.x-k8s.io/v1, kind: LeaderWorkerSet, metadata: {name: s},\n"
+          "      spec: {leaderWorkerTemplate: {restartPolicy: Always, workerTemplate: {spec: {containers: [{name: "
+          "a}]}}}}}\n",
+          GS_EINVAL, BODY_LINE + 1, "expected one of RecreateGroupOnPodRestart");
     fails("  - manifest: {apiVersion: batch/v1beta1, kind: Job, metadata: {name: s}, spec: {}}\n", GS_EINVAL,
           BODY_LINE, "kind Job is served as apiVersion batch/v1");
     fails("  - manifest: {apiVersion: v1, kind: Pod, metadata: {generateName: p-}, spec: {containers: [{name: a}]}}\n",
@@ -852,6 +870,24 @@ Test(events, decode_and_sort)
     cr_assert_str_eq(sc.events[6].pod, "w");
     cr_assert_eq(sc.events[6].at, GS_MIN(120));
     gs_scenario_free(&sc);
+
+    ok("  - manifest:\n"
+       "      apiVersion: leaderworkerset.x-k8s.io/v1\n"
+       "      kind: LeaderWorkerSet\n"
+       "      metadata: {name: vllm}\n"
+       "      spec: {leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: w}]}}}}\n"
+       "  events:\n"
+       "  - {at: 2m, scale: {kind: LeaderWorkerSet, name: vllm, replicas: 4}}\n"
+       "  - {at: 1m, schedulerRestart: {downtime: 15s}}\n"
+       "  - {at: 3m, schedulerRestart: null}\n");
+    cr_assert_eq(sc.nevents, 3);
+    cr_assert_eq(sc.events[0].kind, GS_SEV_SCHEDULER_RESTART);
+    cr_assert_eq(sc.events[0].downtime, GS_SEC(15));
+    cr_assert_eq(sc.events[1].kind, GS_SEV_SCALE);
+    cr_assert_eq(sc.events[1].workload, 0);
+    cr_assert_eq(sc.events[1].replicas, 4);
+    cr_assert_eq(sc.events[2].downtime, 0);
+    gs_scenario_free(&sc);
 }
 
 Test(events, errors)
@@ -871,8 +907,14 @@ Test(events, errors)
           "did you mean 'cordon'?");
     fails(NO_WORKLOADS "  events:\n  - {at: 1h, operandFault: {node: h100-0}}\n", GS_ENOTSUP, BODY_LINE + 2,
           "not supported yet: spec.events[0].operandFault");
-    fails(NO_WORKLOADS "  events:\n  - {at: 1h, schedulerRestart: {schedulerName: default-scheduler}}\n",
-          GS_ENOTSUP, BODY_LINE + 2, "schedulerRestart");
+    fails(NO_WORKLOADS "  events:\n  - {at: 1h, schedulerRestart: {schedulerName: my-scheduler}}\n", GS_EINVAL,
+          BODY_LINE + 2, "no scheduler named 'my-scheduler' at spec.events[0].schedulerRestart.schedulerName");
+    fails(NO_WORKLOADS "  events:\n  - {at: 1h, scale: {kind: Deployment, name: w, replicas: 2}}\n", GS_ENOTSUP,
+          BODY_LINE + 2, "not supported yet: spec.events[0].scale.kind: Deployment");
+    fails(NO_WORKLOADS "  events:\n  - {at: 1h, scale: {kind: LeaderWorkerSet, name: w, replicas: 2}}\n",
+          GS_EINVAL, BODY_LINE + 2, "no LeaderWorkerSet named 'w' in spec.workloads");
+    fails(NO_WORKLOADS "  events:\n  - {at: 1h, scale: {kind: LeaderWorkerSet, name: w}}\n", GS_EINVAL,
+          BODY_LINE + 2, "missing required field 'replicas'");
     fails(NO_WORKLOADS "  events:\n  - {at: 1h, label: {node: h100-0, set: {bad key: x}}}\n", GS_EINVAL,
           BODY_LINE + 2, "invalid label key 'bad key'");
 }
@@ -1048,10 +1090,9 @@ Test(expect, object_kinds_and_fields_not_compared_yet)
     fails(NO_WORKLOADS "  expect:\n  - object: {kind: Deployment, name: nvidia-device-plugin}\n", GS_ENOTSUP,
           BODY_LINE + 2, "not supported yet: spec.expect[0].object.kind (kind Deployment)");
     cr_assert_eq(err.col, 20, "at the kind: col %d", err.col);
-    static const char *const later[] = {"Workload",      "ResourceClaim",   "PodGroup",     "LeaderWorkerSet",
+    static const char *const later[] = {"PodGroup",     "LeaderWorkerSet",
                                         "ClusterQueue",  "LocalQueue",      "ResourceFlavor", "Topology",
-                                        "DeviceClass",   "ResourceClaimTemplate", "ResourceSlice", "ClusterPolicy",
-                                        "Node",          "Deployment"};
+                                        "ClusterPolicy", "Node",            "Deployment"};
     for (size_t i = 0; i < sizeof later / sizeof *later; i++) {
         char body[512], msg[128];
         snprintf(body, sizeof body, NO_WORKLOADS "  expect:\n  - {object: {kind: %s, name: x}, exists: true}\n",
@@ -1259,4 +1300,55 @@ Test(expect, errors)
           BODY_LINE + 2, "invalid quantity \"eight\"");
     fails(NO_WORKLOADS "  expect:\n  - {object: {kind: Job}, exists: true}\n", GS_EINVAL, BODY_LINE + 2,
           "missing required field 'name'");
+}
+
+Test(workloads, leader_worker_set_manifest)
+{
+    ok("  - manifest:\n"
+       "      apiVersion: leaderworkerset.x-k8s.io/v1\n"
+       "      kind: LeaderWorkerSet\n"
+       "      metadata: {name: vllm}\n"
+       "      spec:\n"
+       "        replicas: 3\n"
+       "        startupPolicy: LeaderReady\n"
+       "        leaderWorkerTemplate:\n"
+       "          size: 4\n"
+       "          restartPolicy: None\n"
+       "          leaderTemplate: {spec: {containers: [{name: l, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n"
+       "          workerTemplate: {spec: {containers: [{name: w, resources: {limits: {nvidia.com/gpu: 8}}}]}}\n"
+       "    arrival: {at: 1m}\n");
+    const struct gs_workload *w = wl(0);
+    cr_assert_eq(w->kind, GS_WL_LWS);
+    cr_assert_str_eq(w->name, "vllm");
+    cr_assert_eq(w->replicas, 3);
+    cr_assert_eq(w->lws_size, 4);
+    cr_assert_eq(w->lws_restart, GS_LWS_RESTART_NONE);
+    cr_assert(w->lws_leader_ready);
+    int gpu = res("nvidia.com/gpu");
+    cr_assert_eq(w->tmpl.requests.v[gpu], 8);
+    cr_assert_eq(w->lws_leader_tmpl->requests.v[gpu], 1);
+    cr_assert_eq(w->arrival.start, GS_MIN(1));
+    gs_scenario_free(&sc);
+
+    /* Defaults: one group of one pod, the leader from the worker template, the whole group
+     * re-created on a restart (kubernetes-sigs/lws leaderworkerset_types.go). */
+    ok("  - manifest:\n"
+       "      apiVersion: leaderworkerset.x-k8s.io/v1\n"
+       "      kind: LeaderWorkerSet\n"
+       "      metadata: {name: solo}\n"
+       "      spec: {leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: w}]}}}}\n");
+    w = wl(0);
+    cr_assert_eq(w->replicas, 1);
+    cr_assert_eq(w->lws_size, 1);
+    cr_assert_eq(w->lws_restart, GS_LWS_RECREATE_GROUP);
+    cr_assert_not(w->lws_leader_ready);
+    cr_assert_eq(w->lws_leader_tmpl, &w->tmpl);
+    gs_scenario_free(&sc);
+
+    fails("  - manifest:\n"
+          "      apiVersion: leaderworkerset.x-k8s.io/v2\n"
+          "      kind: LeaderWorkerSet\n"
+          "      metadata: {name: s}\n"
+          "      spec: {leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: w}]}}}}\n",
+          GS_EINVAL, BODY_LINE + 1, "served as apiVersion leaderworkerset.x-k8s.io/v1");
 }

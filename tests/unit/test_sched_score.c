@@ -279,6 +279,9 @@ Test(sched_score, config_defaults_and_names)
     cr_assert(gs_plugin_is_modelled(GS_PL_DEFAULT_PREEMPTION));
     cr_assert_not(gs_plugin_is_modelled(GS_PL_IMAGE_LOCALITY));
     cr_assert_eq(gs_plugin_find("nodeResourcesFit"), -1);
-    cr_assert_eq(gs_plugin_find("Coscheduling"), -1);
+    /* scheduler-plugins Coscheduling is modelled, off unless a profile enables it. */
+    cr_assert_eq(gs_plugin_find("Coscheduling"), GS_PL_COSCHEDULING);
+    cr_assert(gs_plugin_is_modelled(GS_PL_COSCHEDULING));
+    cr_assert_eq(gs_plugin_find("CapacityScheduling"), -1);
     cr_assert_lt(GS_PL_COUNT, 32);
 }

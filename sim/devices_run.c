@@ -1,0 +1,524 @@
+/* A node's devices in a run (sim/devices_run.h): the device plugin's config per node, what it
+ * advertises (allocatable per resource name), MIG layouts and the MIG manager, the kubelet's
+ * Allocate admission check, and GPU shares at bind.
+ *
+ * Rules this file chooses (reference ../shared/reference/gpu-operator.md §3, §5.4 leave them open):
+ * - An Unhealthy GPU (Xid) takes all its replicas and MIG devices out of allocatable.
+ * - mig-manager (nvidia.com/mig.config changed, or mig-manager started): a config already in
+ *   place is `success` at once; an unknown config name is `failed` at once (mig-parted's
+ *   assert --valid-config, before anything is paused); otherwise the state goes `pending`, the
+ *   deploy labels of the device plugin, GFD, DCGM exporter, DCGM and GPU clients that are
+ *   "true" become "paused-for-mig-change" (their pods go: allocatable drops to 0), the layout is
+ *   applied after migReconfigure (+ migModeChange when a GPU's MIG mode flips), the labels are
+ *   restored (the plugin registers again with the new devices, GFD relabels) and the state is
+ *   `success`, or `failed` with the layouts unchanged (gs_mig_apply) when a GPU cannot take the
+ *   layout. User pods are not evicted (mig-manager does not drain).
+ * - The Allocate check runs when the kubelet starts the pod (after its start latency), on the
+ *   pod's total request per resource (exact for single-container pods). A refused pod ends
+ *   Failed with reason UnexpectedAdmissionError and is not re-created.
+ * - GPU shares: a pod asks for a share with the annotation alibabacloud.com/gpu-milli (1..999,
+ *   one GPU); nvidia.com/gpu: N takes N fully free GPUs, lowest index first; a share the best
+ *   fitting GPU (gpushare.h). Only on nodes without time-slicing, MPS or MIG devices.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusim/dpconfig.h"
+#include "gpusim/error.h"
+#include "gpusim/gpushare_pod.h"
+#include "gpusim/mig.h"
+#include "sim/devices_run.h"
+
+#define DEV_MAX_RES 24
+
+struct dev_node {
+    bool init;
+    int ngpus;
+    const char *product;
+    struct gs_mig_layout *mig;   /* ngpus layouts (NULL without GPUs) */
+    struct gs_mig_layout *next;  /* the layouts being applied */
+    bool has_mig;                /* the product has a MIG model */
+    const struct gs_dp_config *dp; /* the plugin's config; NULL: it cannot start */
+    const char *dp_label;        /* nvidia.com/device-plugin.config it was chosen with */
+    const char *mig_seen;        /* the nvidia.com/mig.config value last handled */
+    bool mig_busy;
+    struct gs_mig_outcome outcome;
+    uint32_t token;
+    uint32_t paused;             /* bit i: pause_keys[i] was paused */
+    int alloc_res[DEV_MAX_RES], nalloc_res; /* resources advertised in allocatable */
+    int cap_res[DEV_MAX_RES], ncap_res;
+};
+
+struct pod_alloc {
+    bool held;
+    int node;
+    struct gs_gpushare_alloc a;
+};
+
+struct gs_devices_run {
+    struct dev_node *nodes;
+    int cap;
+    struct pod_alloc *pods;
+    int pods_cap;
+    struct gs_dp_config default_cfg;
+};
+
+/* The clients mig-manager pauses (reference §5.4 step 4). */
+static const char *const pause_keys[] = {
+    "nvidia.com/gpu.deploy.device-plugin", "nvidia.com/gpu.deploy.gpu-feature-discovery",
+    "nvidia.com/gpu.deploy.dcgm-exporter", "nvidia.com/gpu.deploy.dcgm", "nvidia.com/gpu.deploy.client",
+};
+#define NPAUSE ((int)(sizeof pause_keys / sizeof pause_keys[0]))
+#define PAUSED "paused-for-mig-change"
+
+static enum gs_mig_strategy strategy_of(const char *s)
+{
+    return s && strcmp(s, "mixed") == 0 ? GS_MIG_MIXED : s && strcmp(s, "single") == 0 ? GS_MIG_SINGLE : GS_MIG_NONE;
+}
+
+int gs_devices_run_setup(struct gs_runner *r)
+{
+    struct gs_devices_run *d = calloc(1, sizeof *d);
+    if (!d)
+        return GS_ENOMEM;
+    const struct gs_operator_config *op = &r->sc->op;
+    /* Without a config file the plugin runs with its defaults; the GPU Operator passes its
+     * mig.strategy, the device-plugin chart and host installs default to none. */
+    bool operator = op->enabled && op->managed_by == GS_MANAGED_GPU_OPERATOR;
+    gs_dp_config_default(&d->default_cfg, operator ? strategy_of(op->mig_strategy) : GS_MIG_NONE);
+    r->devices = d;
+    return 0;
+}
+
+void gs_devices_run_free(struct gs_runner *r)
+{
+    struct gs_devices_run *d = r->devices;
+    if (!d)
+        return;
+    for (int i = 0; i < d->cap; i++) {
+        free(d->nodes[i].mig);
+        free(d->nodes[i].next);
+    }
+    free(d->nodes);
+    free(d->pods);
+    free(d);
+    r->devices = NULL;
+}
+
+static struct dev_node *dev(struct gs_runner *r, int ni)
+{
+    struct gs_devices_run *d = r->devices;
+    if (!d || ni < 0)
+        return NULL;
+    if (ni >= d->cap) {
+        int cap = d->cap ? d->cap : 64;
+        while (cap <= ni)
+            cap *= 2;
+        struct dev_node *n = realloc(d->nodes, sizeof *n * (size_t)cap);
+        if (!n) {
+            r->err = GS_ENOMEM;
+            return NULL;
+        }
+        memset(n + d->cap, 0, sizeof *n * (size_t)(cap - d->cap));
+        d->nodes = n;
+        d->cap = cap;
+    }
+    return &d->nodes[ni];
+}
+
+static const char *label(const struct gs_runner *r, int ni, const char *key)
+{
+    return gs_labels_get(&r->w->nodes[ni].labels, key);
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool share_node(const struct dev_node *dn);
+
+/* The node's GPUs take shares only without replicas or MIG devices (else none: a share pod
+ * does not fit there). The scheduler reads n->gpus: a change is a node update. */
+static void sync_shares(struct gs_runner *r, int ni, const struct dev_node *dn)
+{
+    struct gs_node *n = &r->w->nodes[ni];
+    int want = share_node(dn) && n->gpu_count <= GS_GPUS_MAX ? n->gpu_count : 0;
+    if (n->gpus.ngpu == want)
+        return;
+    gs_gpushare_init(&n->gpus, want);
+    gs_node_touch(r->w, ni);
+}
+
+/* The plugin's config for node `ni` from its label (gs_dp_config_for_node). */
+static void choose_config(struct gs_runner *r, int ni, struct dev_node *dn)
+{
+    const char *l = label(r, ni, "nvidia.com/device-plugin.config");
+    dn->dp_label = l;
+    if (!r->sc->has_dp) {
+        dn->dp = &r->devices->default_cfg;
+        return;
+    }
+    char why[512];
+    dn->dp = gs_dp_config_for_node(&r->sc->dp, l, why, sizeof why);
+    if (!dn->dp)
+        gs_run_node_event(r, ni, "DevicePlugin", "config", why);
+    else if (r->sc->dp.named)
+        gs_run_node_event(r, ni, "DevicePlugin", "config", dn->dp->name);
+}
+
+void gs_devices_run_joined(struct gs_runner *r, int ni)
+{
+    struct dev_node *dn = dev(r, ni);
+    if (!dn)
+        return;
+    struct gs_node *n = &r->w->nodes[ni];
+    free(dn->mig);
+    free(dn->next);
+    memset(dn, 0, sizeof *dn);
+    dn->init = true;
+    dn->ngpus = n->gpu_count < 0 ? 0 : n->gpu_count > GS_MIG_MAX_GPUS ? GS_MIG_MAX_GPUS : n->gpu_count;
+    dn->product = n->gpu_product;
+    if (gs_gpushare_init(&n->gpus, n->gpu_count > GS_GPUS_MAX ? 0 : n->gpu_count))
+        gs_gpushare_init(&n->gpus, 0);
+    if (dn->ngpus > 0) {
+        dn->mig = calloc((size_t)dn->ngpus, sizeof *dn->mig);
+        dn->next = calloc((size_t)dn->ngpus, sizeof *dn->next);
+        if (!dn->mig || !dn->next) {
+            r->err = GS_ENOMEM;
+            return;
+        }
+        gs_mig_layout_init(&r->sc->mig_catalog, dn->product, dn->ngpus, dn->mig);
+        dn->has_mig = dn->mig[0].gpu != NULL;
+    }
+    choose_config(r, ni, dn);
+    sync_shares(r, ni, dn);
+}
+
+void gs_devices_run_ctx(struct gs_runner *r, int ni, struct gs_bringup_ctx *c)
+{
+    const struct gs_operator_config *op = &r->sc->op;
+    c->mig_external = op->enabled && op->managed_by == GS_MANAGED_GPU_OPERATOR;
+    struct dev_node *dn = ni < (r->devices ? r->devices->cap : 0) ? &r->devices->nodes[ni] : NULL;
+    if (!dn || !dn->init)
+        return;
+    c->dp = dn->dp ? dn->dp : &r->devices->default_cfg;
+    c->mig = dn->has_mig ? dn->mig : NULL;
+}
+
+/* ------------------------------------------------------------------ allocatable */
+
+static void fmt_count(int64_t v, char *buf, size_t n)
+{
+    snprintf(buf, n, "%lld", (long long)v);
+}
+
+static void set_amount(struct gs_runner *r, int ni, bool capacity, int ri, int64_t v, bool *grew, bool *changed)
+{
+    struct gs_node *n = &r->w->nodes[ni];
+    struct gs_resvec *vec = capacity ? &n->capacity : &n->allocatable;
+    if (vec->v[ri] == v)
+        return;
+    if (!capacity && v > vec->v[ri])
+        *grew = true;
+    *changed = true;
+    vec->v[ri] = v;
+    char buf[32];
+    fmt_count(v, buf, sizeof buf);
+    gs_run_node_event(r, ni, capacity ? "Capacity" : "Allocatable", r->w->res.names[ri], buf);
+}
+
+void gs_devices_run_advertise(struct gs_runner *r, int ni, bool capacity, int64_t amount, uint64_t unhealthy,
+                              bool *grew, bool *changed)
+{
+    struct dev_node *dn = dev(r, ni);
+    if (!dn || !dn->init)
+        return;
+    struct gs_dp_alloc list[DEV_MAX_RES];
+    int n = 0;
+    if (amount > 0 && dn->dp) {
+        struct gs_mig_layout tmp[GS_MIG_MAX_GPUS];
+        int k = 0;
+        for (int g = 0; g < dn->ngpus; g++)
+            if (capacity || g >= 64 || !((unhealthy >> g) & 1u))
+                tmp[k++] = dn->mig[g];
+        char why[512];
+        if (gs_dp_allocatable(dn->dp, tmp, k, list, DEV_MAX_RES, &n, why, sizeof why)) {
+            n = 0;
+            if (!capacity)
+                gs_run_node_event(r, ni, "DevicePlugin", "error", why);
+        }
+    }
+    int *adv = capacity ? dn->cap_res : dn->alloc_res;
+    int *nadv = capacity ? &dn->ncap_res : &dn->nalloc_res;
+    int ri_new[DEV_MAX_RES];
+    for (int i = 0; i < n; i++) {
+        ri_new[i] = gs_res_intern(&r->w->res, &r->w->arena, list[i].name);
+        if (ri_new[i] < 0) {
+            r->err = GS_ENOMEM;
+            return;
+        }
+    }
+    /* Resources no longer advertised drop to 0 (kubelet keeps the name until its endpoint
+     * grace period ends; 0 is what the scheduler sees). */
+    for (int j = 0; j < *nadv; j++) {
+        bool still = false;
+        for (int i = 0; i < n && !still; i++)
+            still = ri_new[i] == adv[j];
+        if (!still)
+            set_amount(r, ni, capacity, adv[j], 0, grew, changed);
+    }
+    /* The plain resource keeps a row when it goes to 0 as before (the model said so). */
+    if (n == 0 && *nadv == 0 && r->gpu_res >= 0)
+        set_amount(r, ni, capacity, r->gpu_res, 0, grew, changed);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        set_amount(r, ni, capacity, ri_new[i], list[i].count, grew, changed);
+        if (k < DEV_MAX_RES)
+            adv[k++] = ri_new[i];
+    }
+    if (n > 0)
+        *nadv = k;
+    /* The plugin registered its devices: capacity lists the same names (healthy or not), which
+     * the model does not repeat when its whole-GPU count did not change (MIG, a new config). */
+    if (!capacity && amount > 0)
+        gs_devices_run_advertise(r, ni, true, dn->ngpus, 0, grew, changed);
+}
+
+/* ------------------------------------------------------------------ the MIG manager */
+
+static bool mig_manager_running(const struct gs_runner *r, int ni)
+{
+    bool known;
+    const char *st = gs_bringup_run_operand_status(r, ni, "nvidia-mig-manager", &known);
+    return st && strcmp(st, "Running") == 0;
+}
+
+static void set_state(struct gs_runner *r, int ni, const char *state)
+{
+    const char *k = "nvidia.com/mig.config.state";
+    gs_bringup_run_set_labels(r, ni, &k, &state, 1);
+}
+
+/* "GPU 0: 2g.20gb x3 1g.10gb x1" or "GPU 2: MIG disabled", one row per GPU that changed. */
+static void trace_layout(struct gs_runner *r, int ni, int g, const struct gs_mig_layout *l)
+{
+    char subject[32], buf[256];
+    size_t len = 0;
+    snprintf(subject, sizeof subject, "GPU %d", g);
+    buf[0] = '\0';
+    if (!l->enabled) {
+        snprintf(buf, sizeof buf, "MIG disabled");
+    } else {
+        for (int p = 0; l->gpu && p < l->gpu->nprofiles && len < sizeof buf - 40; p++)
+            if (l->count[p] > 0) {
+                int w = snprintf(buf + len, sizeof buf - len, "%s%s x%d", len ? " " : "", l->gpu->profiles[p].name,
+                                 l->count[p]);
+                if (w > 0)
+                    len += (size_t)w;
+            }
+        if (len == 0)
+            snprintf(buf, sizeof buf, "MIG enabled, no instances");
+    }
+    gs_run_node_event(r, ni, "Mig", subject, buf);
+}
+
+static void mig_reconcile(struct gs_runner *r, int ni)
+{
+    struct dev_node *dn = dev(r, ni);
+    if (!dn || !dn->init || dn->mig_busy || !dn->has_mig || !mig_manager_running(r, ni))
+        return;
+    const char *want = label(r, ni, "nvidia.com/mig.config");
+    const char *state = label(r, ni, "nvidia.com/mig.config.state");
+    if (!want || (str_eq(want, dn->mig_seen) && state))
+        return;
+    dn->mig_seen = gs_arena_strdup(&r->w->arena, want);
+    int rc = gs_mig_apply(&r->sc->mig_catalog, &r->sc->migparted, want, dn->product, dn->ngpus, dn->mig, dn->next,
+                          &dn->outcome);
+    if (rc || (dn->outcome.state == GS_MIG_STATE_SUCCESS && dn->outcome.noop)) {
+        /* Already in place, or a config that is not there (nothing paused). */
+        if (rc)
+            gs_run_node_event(r, ni, "MigManager", want, dn->outcome.reason);
+        set_state(r, ni, rc ? "failed" : "success");
+        return;
+    }
+    dn->mig_busy = true;
+    dn->token++;
+    const char *keys[NPAUSE + 1], *vals[NPAUSE + 1];
+    int n = 0;
+    keys[n] = "nvidia.com/mig.config.state";
+    vals[n++] = "pending";
+    dn->paused = 0;
+    for (int i = 0; i < NPAUSE; i++) {
+        const char *v = label(r, ni, pause_keys[i]);
+        if (v && strcmp(v, "true") == 0) {
+            dn->paused |= 1u << i;
+            keys[n] = pause_keys[i];
+            vals[n++] = PAUSED;
+        }
+    }
+    gs_bringup_run_set_labels(r, ni, keys, vals, n);
+    const struct gs_timing_profile *p = r->sc->op.timings;
+    gs_time d = 0;
+    if (p) {
+        d = gs_dur_draw(&p->step[GS_STEP_MIG_RECONFIGURE], r->rng);
+        if (dn->outcome.mode_change && dn->outcome.state == GS_MIG_STATE_SUCCESS)
+            d += gs_dur_draw(&p->step[GS_STEP_MIG_MODE_CHANGE], r->rng);
+    }
+    gs_run_at(r, gs_engine_now(r->eng) + d, GS_PRIO_CLUSTER, GS_EV_DEVICES, ni, dn->token);
+}
+
+void gs_devices_run_on_timer(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)eng;
+    struct gs_runner *r = ctx;
+    int ni = (int)ev->a;
+    struct dev_node *dn = ni < (r->devices ? r->devices->cap : 0) ? &r->devices->nodes[ni] : NULL;
+    if (!dn || !dn->init || !dn->mig_busy || (uint32_t)ev->b != dn->token || !r->w->nodes[ni].exists)
+        return;
+    dn->mig_busy = false;
+    bool ok = dn->outcome.state == GS_MIG_STATE_SUCCESS;
+    if (ok) {
+        for (int g = 0; g < dn->ngpus; g++)
+            if (memcmp(&dn->mig[g], &dn->next[g], sizeof dn->mig[g]) != 0) {
+                dn->mig[g] = dn->next[g];
+                trace_layout(r, ni, g, &dn->mig[g]);
+            }
+        sync_shares(r, ni, dn);
+    } else {
+        gs_run_node_event(r, ni, "MigManager", dn->mig_seen, dn->outcome.reason);
+    }
+    /* Restore the paused clients (their pods start again: the plugin registers the new
+     * devices, GFD relabels), then the state. */
+    const char *keys[NPAUSE + 1], *vals[NPAUSE + 1];
+    int n = 0;
+    for (int i = 0; i < NPAUSE; i++)
+        if (dn->paused & (1u << i)) {
+            keys[n] = pause_keys[i];
+            vals[n++] = "true";
+        }
+    dn->paused = 0;
+    keys[n] = "nvidia.com/mig.config.state";
+    vals[n++] = ok ? "success" : "failed";
+    gs_bringup_run_set_labels(r, ni, keys, vals, n);
+    /* The label may have changed again meanwhile. */
+    mig_reconcile(r, ni);
+}
+
+void gs_devices_run_mig_started(struct gs_runner *r, int ni)
+{
+    struct dev_node *dn = dev(r, ni);
+    if (dn && dn->init)
+        dn->mig_seen = NULL; /* a new mig-manager pod looks at the label afresh */
+    mig_reconcile(r, ni);
+}
+
+void gs_devices_run_labels_changed(struct gs_runner *r, int ni)
+{
+    struct dev_node *dn = dev(r, ni);
+    if (!dn || !dn->init)
+        return;
+    const char *l = label(r, ni, "nvidia.com/device-plugin.config");
+    if (r->sc->has_dp && r->sc->dp.named && !str_eq(l, dn->dp_label)) {
+        /* The config-manager sidecar switches the config and restarts the plugin. */
+        choose_config(r, ni, dn);
+        sync_shares(r, ni, dn);
+        gs_bringup_run_plugin_restart(r, ni);
+    }
+    const char *want = label(r, ni, "nvidia.com/mig.config");
+    if (want && !str_eq(want, dn->mig_seen))
+        mig_reconcile(r, ni);
+}
+
+/* ------------------------------------------------------------------ kubelet admission */
+
+bool gs_devices_run_admit(struct gs_runner *r, int pi)
+{
+    const struct gs_pod *p = &r->w->pods[pi];
+    struct dev_node *dn = p->node >= 0 && r->devices && p->node < r->devices->cap ? &r->devices->nodes[p->node] : NULL;
+    if (!dn || !dn->init || !dn->dp)
+        return true;
+    for (int ri = GS_RES_FIXED; ri < r->w->res.n; ri++) {
+        int64_t req = p->tmpl->requests.v[ri];
+        if (req <= 1 || strncmp(r->w->res.names[ri], "nvidia.com/", 11) != 0)
+            continue;
+        char msg[600];
+        if (gs_dp_allocate_check(dn->dp, r->w->res.names[ri], req, false, msg, sizeof msg) == 0)
+            continue;
+        gs_run_fail_pod(r, pi, GS_DP_ADMISSION_REASON, msg);
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ GPU shares */
+
+bool gs_devices_pod_request(const struct gs_runner *r, int pi, struct gs_gpushare_req *req)
+{
+    return gs_gpushare_pod_req(r->w, r->w->pods[pi].tmpl, req, NULL);
+}
+
+/* Shares are modelled on whole physical GPUs only: no replicas, no MIG devices. */
+static bool share_node(const struct dev_node *dn)
+{
+    if (!dn || !dn->init || !dn->dp || dn->dp->sharing != GS_SHARING_NONE)
+        return false;
+    for (int g = 0; g < dn->ngpus; g++)
+        if (dn->mig[g].enabled)
+            return false;
+    return true;
+}
+
+static struct pod_alloc *pod_slot(struct gs_runner *r, int pi)
+{
+    struct gs_devices_run *d = r->devices;
+    if (pi >= d->pods_cap) {
+        int old = d->pods_cap;
+        if (gs_array_grow((void **)&d->pods, &d->pods_cap, pi + 1, sizeof *d->pods)) {
+            r->err = GS_ENOMEM;
+            return NULL;
+        }
+        memset(d->pods + old, 0, sizeof *d->pods * (size_t)(d->pods_cap - old));
+    }
+    return &d->pods[pi];
+}
+
+void gs_devices_run_bound(struct gs_runner *r, int pi)
+{
+    const struct gs_pod *p = &r->w->pods[pi];
+    struct gs_gpushare_req req;
+    if (!r->devices || p->node < 0 || !gs_devices_pod_request(r, pi, &req))
+        return;
+    struct dev_node *dn = p->node < r->devices->cap ? &r->devices->nodes[p->node] : NULL;
+    if (!share_node(dn))
+        return;
+    struct pod_alloc *s = pod_slot(r, pi);
+    if (!s)
+        return;
+    struct gs_node *n = &r->w->nodes[p->node];
+    char msg[160];
+    if (gs_gpushare_allocate(&n->gpus, &req, -1, &s->a) != 0) {
+        /* The scheduler's count said yes but no GPU holds the request (a share not filtered). */
+        snprintf(msg, sizeof msg, "%s: no GPU with %d free milli-GPU (x%d)", n->name, req.gpu_milli, req.num_gpu);
+        gs_run_pod_event(r, pi, "GpuAllocationFailed", msg);
+        return;
+    }
+    s->held = true;
+    s->node = p->node;
+    size_t len = (size_t)snprintf(msg, sizeof msg, "%s gpu=", n->name);
+    for (int i = 0; i < s->a.n && len < sizeof msg - 16; i++)
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d", i ? "," : "", s->a.gpu[i]);
+    snprintf(msg + len, sizeof msg - len, " milli=%d", s->a.milli);
+    gs_run_pod_event(r, pi, "GpuAllocated", msg);
+}
+
+void gs_devices_run_released(struct gs_runner *r, int pi)
+{
+    if (!r->devices || pi >= r->devices->pods_cap || !r->devices->pods[pi].held)
+        return;
+    struct pod_alloc *s = &r->devices->pods[pi];
+    s->held = false;
+    if (s->node < r->w->nnodes)
+        gs_gpushare_release(&r->w->nodes[s->node].gpus, &s->a);
+}

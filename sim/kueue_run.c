@@ -1,0 +1,1029 @@
+/* Kueue in the run loop (run_state.h gs_kueue_run_*): the Workload controller, the Kueue
+ * scheduler's admission cycles, the Job integration (suspend / unsuspend), waitForPodsReady
+ * and Topology Aware Scheduling, on top of the pure functions of include/gpusim/kueue.h.
+ *
+ * Rules gpusim chooses:
+ * - A workload is managed by Kueue when it carries kueue.x-k8s.io/queue-name (a Job or Pod
+ *   manifest in its metadata.labels, a plain workload in template.metadata.labels) and the
+ *   scenario has Kueue (a kueue.x-k8s.io object, or scheduler.admission: kueue), as a cluster
+ *   with Kueue installed would. One Workload per Job (or per arrival of a plain workload, named
+ *   like its PodGroup), one pod set `main` of `count` pods.
+ * - Kueue's controllers act instantly: an admission pass runs at the time of the change that
+ *   could let a Workload in (arrival, quota released, cluster event, backoff over); an evicted
+ *   Workload's pods are deleted at once (no graceful termination) and its quota released.
+ * - Kueue does not place pods (without TAS): admitted pods go through kube-scheduler.
+ *
+ * Upstream: kubernetes-sigs/kueue pkg/scheduler/scheduler.go (schedule, entry ordering:
+ * fitting in nominal quota before borrowing, priority, timestamp), pkg/queue (StrictFIFO keeps
+ * the head, BestEffortFIFO moves an inadmissible head aside until the cohort changes),
+ * pkg/controller/core/workload_controller.go (PodsReady timeout, requeue backoff,
+ * deactivation), pkg/controller/jobframework/reconciler.go (unsuspend with the flavor's node
+ * labels and tolerations, stop on eviction), pkg/workload/admission.go (conditions). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusim/error.h"
+#include "gpusim/kueue.h"
+#include "sim/run_state.h"
+
+#define QUEUE_LABEL "kueue.x-k8s.io/queue-name"
+#define HOSTNAME_LABEL "kubernetes.io/hostname"
+#define PRIO_KUEUE (GS_PRIO_CREATE + 5)
+
+enum { EV_PASS = 0, EV_TIMEOUT, EV_BACKOFF };
+enum kstate { KW_PENDING = 0, KW_ADMITTED, KW_FINISHED, KW_DEACTIVATED };
+
+struct kcond {
+    const char *type, *status, *reason, *message;
+};
+
+#define NCOND 8
+
+struct kwl {
+    const char *name;
+    int wi, arrival;
+    int lq, cq;                 /* -1 when missing */
+    const char *blocked;        /* why it can never be admitted (missing LocalQueue, ...), or NULL */
+    struct gs_kueue_entry e;
+    int count;
+    const struct gs_pod_template *tmpl;
+    int lws_group;              /* LeaderWorkerSet: the group this Workload admits; -1 otherwise */
+    bool deleted;               /* the object is gone (its LeaderWorkerSet group was scaled away) */
+    enum kstate state;
+    bool inadmissible;          /* BestEffortFIFO: moved aside until something changes */
+    bool in_backoff;
+    bool pods_ready;
+    int requeues;               /* requeueState.count */
+    uint32_t gen;
+    gs_time created;
+    struct kcond cond[NCOND];
+    int ncond;
+    /* TAS: pods assigned per node for the current admission (heap, nnodes ints), NULL when
+     * the Workload is not placed by TAS */
+    int *tas_nodes;
+    int tas_n;
+};
+
+struct gs_kueue_run {
+    struct gs_kueue_spec *spec;
+    struct gs_kueue_quota q;
+    struct kwl *w;
+    int n, cap;
+    int *wl_kwl;                /* per world workload: its latest Workload, -1 */
+    int *pod_kwl;               /* per pod: its Workload, -1 */
+    int pod_cap;
+    gs_event_handle pass_ev;
+    bool evicting;
+    bool kueue_on;              /* Kueue objects exist or admission is kueue */
+    int64_t seq;
+};
+
+/* ------------------------------------------------------------------ helpers */
+
+static gs_time now_of(struct gs_runner *r)
+{
+    return gs_engine_now(r->eng);
+}
+
+static void set_err(struct gs_runner *r, int rc)
+{
+    if (rc && !r->err)
+        r->err = rc;
+}
+
+static const char *dup(struct gs_runner *r, const char *s)
+{
+    const char *c = gs_arena_strdup(&r->w->arena, s);
+    if (s && !c)
+        set_err(r, GS_ENOMEM);
+    return c;
+}
+
+static bool str_same(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Set condition `type` (metav1 SetStatusCondition: unchanged fields keep it as is); each change
+ * is an object row in the trace: status "<Type>=<Status>", message "<reason>: <message>". */
+static void set_cond(struct gs_runner *r, struct kwl *k, const char *type, const char *status, const char *reason,
+                     const char *msg)
+{
+    struct kcond *c = NULL;
+    for (int i = 0; i < k->ncond; i++)
+        if (strcmp(k->cond[i].type, type) == 0)
+            c = &k->cond[i];
+    if (c && str_same(c->status, status) && str_same(c->reason, reason) && str_same(c->message, msg))
+        return;
+    if (!c) {
+        if (k->ncond >= NCOND)
+            return;
+        c = &k->cond[k->ncond++];
+        c->type = type;
+    }
+    c->status = status;
+    c->reason = reason;
+    if (!c->message || !str_same(c->message, msg))
+        c->message = dup(r, msg ? msg : "");
+    char st[96], m[GS_KUEUE_MSG_MAX + 128];
+    snprintf(st, sizeof st, "%s=%s", type, status);
+    snprintf(m, sizeof m, "%s: %s", reason, msg ? msg : "");
+    set_err(r, gs_trace_object(r->trace, now_of(r), "Workload", "default", k->name, st, m));
+}
+
+static const struct kcond *get_cond(const struct kwl *k, const char *type)
+{
+    for (int i = 0; i < k->ncond; i++)
+        if (strcmp(k->cond[i].type, type) == 0)
+            return &k->cond[i];
+    return NULL;
+}
+
+static void want_pass(struct gs_runner *r)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    if (!kr->pass_ev)
+        kr->pass_ev = gs_run_at(r, now_of(r), PRIO_KUEUE, GS_EV_KUEUE, -1, EV_PASS);
+}
+
+static void timer(struct gs_runner *r, int k, gs_time t, int kind)
+{
+    gs_run_at(r, t, PRIO_KUEUE, GS_EV_KUEUE, k, ((int64_t)kind << 32) | r->kueue->w[k].gen);
+}
+
+/* Something changed that may let a moved-aside Workload in (QueueInadmissibleWorkloads). */
+static void requeue_inadmissible(struct gs_runner *r)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    bool any = false;
+    for (int i = 0; i < kr->n; i++) {
+        if (kr->w[i].state == KW_PENDING && !kr->w[i].blocked) {
+            kr->w[i].inadmissible = false;
+            any = true;
+        }
+    }
+    if (any)
+        want_pass(r);
+}
+
+static int ensure_pod_map(struct gs_runner *r)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    if (kr->pod_cap >= r->w->npods)
+        return 0;
+    int cap = kr->pod_cap ? kr->pod_cap : 256;
+    while (cap < r->w->npods)
+        cap *= 2;
+    int *m = realloc(kr->pod_kwl, sizeof *m * (size_t)cap);
+    if (!m)
+        return r->err = GS_ENOMEM;
+    for (int i = kr->pod_cap; i < cap; i++)
+        m[i] = -1;
+    kr->pod_kwl = m;
+    kr->pod_cap = cap;
+    return 0;
+}
+
+/* The Workload of pod `pi`: recorded when Kueue created it; a Job's replacement pods (made by
+ * its controller) belong to the Job's latest Workload. */
+static int pod_kwl(struct gs_runner *r, int pi)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    if (ensure_pod_map(r))
+        return -1;
+    if (kr->pod_kwl[pi] >= 0)
+        return kr->pod_kwl[pi];
+    int wi = r->w->pods[pi].workload;
+    if (wi >= 0 && r->w->workloads[wi].kind == GS_WL_LWS) {
+        /* A pod the LeaderWorkerSet re-created: its group's latest Workload. */
+        for (int ki = kr->n - 1; ki >= 0; ki--)
+            if (kr->w[ki].wi == wi && kr->w[ki].lws_group == r->w->pods[pi].lws_group) {
+                kr->pod_kwl[pi] = ki;
+                return ki;
+            }
+        return -1;
+    }
+    if (wi < 0 || kr->wl_kwl[wi] < 0 || r->w->workloads[wi].kind != GS_WL_JOB)
+        return -1;
+    kr->pod_kwl[pi] = kr->wl_kwl[wi];
+    return kr->pod_kwl[pi];
+}
+
+/* ------------------------------------------------------------------ setup */
+
+static const char *queue_label(const struct gs_runner *r, int wi)
+{
+    const struct gs_workload *wl = &r->w->workloads[wi];
+    const struct gs_kueue_spec *s = r->kueue->spec;
+    if (wl->kind == GS_WL_PLAIN)
+        return gs_labels_get(&wl->tmpl.labels, QUEUE_LABEL);
+    for (int i = 0; s && i < s->nlabels; i++)
+        if (strcmp(s->labels[i].workload, wl->name) == 0)
+            return s->labels[i].queue;
+    return NULL;
+}
+
+int gs_kueue_run_setup(struct gs_runner *r)
+{
+    struct gs_kueue_spec *s = r->sc->kueue;
+    bool objects = s && (s->nflavors + s->ncqs + s->nlqs + s->ntopologies) > 0;
+    bool admission = r->sc->admission && strcmp(r->sc->admission, "kueue") == 0;
+    if (!objects && !admission)
+        return 0;
+    struct gs_kueue_run *kr = calloc(1, sizeof *kr);
+    if (!kr)
+        return GS_ENOMEM;
+    r->kueue = kr;
+    static struct gs_kueue_spec empty;
+    kr->spec = s ? s : &empty;
+    kr->kueue_on = true;
+    kr->wl_kwl = malloc(sizeof *kr->wl_kwl * (size_t)(r->w->nworkloads ? r->w->nworkloads : 1));
+    if (!kr->wl_kwl || gs_kueue_quota_init(&kr->q, kr->spec))
+        return GS_ENOMEM;
+    for (int i = 0; i < r->w->nworkloads; i++)
+        kr->wl_kwl[i] = -1;
+    return 0;
+}
+
+void gs_kueue_run_free(struct gs_runner *r)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    if (!kr)
+        return;
+    for (int i = 0; i < kr->n; i++)
+        free(kr->w[i].tas_nodes);
+    free(kr->w);
+    free(kr->wl_kwl);
+    free(kr->pod_kwl);
+    gs_kueue_quota_free(&kr->q);
+    free(kr);
+    r->kueue = NULL;
+}
+
+/* ------------------------------------------------------------------ Workload creation */
+
+static int job_pods(const struct gs_workload *wl)
+{
+    int n = wl->parallelism;
+    if (wl->completions > 0 && wl->completions - wl->succeeded < n)
+        n = wl->completions - wl->succeeded;
+    return n > 0 ? n : 0;
+}
+
+static void set_pending(struct gs_runner *r, struct kwl *k, const char *reason, const char *msg)
+{
+    set_cond(r, k, "QuotaReserved", "False", reason, msg);
+}
+
+/* A new Workload of `count` pods for arrival `arrival` of workload `wi`, named `name` (arena),
+ * in LocalQueue `queue`; `lws_group` >= 0 for a LeaderWorkerSet group. */
+static void new_kwl(struct gs_runner *r, int wi, int arrival, const char *name, int count, int lws_group,
+                    const char *queue);
+
+bool gs_kueue_run_arrival(struct gs_runner *r, int wi, int arrival)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    if (!kr)
+        return false;
+    const char *queue = queue_label(r, wi);
+    if (!queue)
+        return false;
+    const struct gs_workload *wl = &r->w->workloads[wi];
+    if (wl->kind == GS_WL_LWS) {
+        /* Kueue's LeaderWorkerSet integration: one Workload per group, `<lws>-<group>`. */
+        for (int g = 0; g < wl->replicas; g++)
+            new_kwl(r, wi, arrival, gs_arena_printf(&r->w->arena, "%s-%d", wl->name, g), wl->lws_size, g, queue);
+        return true;
+    }
+    new_kwl(r, wi, arrival,
+            wl->arrival.count > 1 ? gs_arena_printf(&r->w->arena, "%s-%d", wl->name, arrival) : wl->name,
+            wl->kind == GS_WL_JOB ? job_pods(wl) : wl->kind == GS_WL_POD ? 1 : wl->replicas, -1, queue);
+    return true;
+}
+
+static void new_kwl(struct gs_runner *r, int wi, int arrival, const char *name, int count, int lws_group,
+                    const char *queue)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    const struct gs_workload *wl = &r->w->workloads[wi];
+    if (!name) {
+        set_err(r, GS_ENOMEM);
+        return;
+    }
+    if (kr->n == kr->cap) {
+        int cap = kr->cap ? kr->cap * 2 : 16;
+        struct kwl *nw = realloc(kr->w, sizeof *nw * (size_t)cap);
+        if (!nw) {
+            set_err(r, GS_ENOMEM);
+            return;
+        }
+        kr->w = nw;
+        kr->cap = cap;
+    }
+    int ki = kr->n++;
+    struct kwl *k = &kr->w[ki];
+    memset(k, 0, sizeof *k);
+    k->wi = wi;
+    k->arrival = arrival;
+    k->name = name;
+    k->tmpl = &wl->tmpl;
+    k->count = count;
+    k->lws_group = lws_group;
+    k->created = now_of(r);
+    k->e.priority = wl->tmpl.priority;
+    k->e.queue_ts = k->created;
+    k->e.seq = kr->seq++;
+    k->lq = gs_kueue_find_lq(kr->spec, "default", queue);
+    k->cq = k->lq >= 0 ? kr->spec->lqs[k->lq].cq : -1;
+    k->e.cq = k->cq;
+    kr->wl_kwl[wi] = ki;
+    set_err(r, gs_trace_object(r->trace, k->created, "Workload", "default", k->name, "Created", NULL));
+    char msg[512];
+    if (k->lq < 0) {
+        snprintf(msg, sizeof msg, "LocalQueue %s doesn't exist", queue);
+        k->blocked = dup(r, msg);
+    } else if (k->cq < 0) {
+        snprintf(msg, sizeof msg, "ClusterQueue %s doesn't exist", kr->spec->lqs[k->lq].cluster_queue);
+        k->blocked = dup(r, msg);
+    } else if (!kr->spec->cqs[k->cq].active) {
+        snprintf(msg, sizeof msg, "ClusterQueue %s is inactive", kr->spec->cqs[k->cq].name);
+        k->blocked = dup(r, msg);
+    } else if (!kr->spec->cqs[k->cq].selects_default) {
+        k->blocked = "Workload namespace doesn't match ClusterQueue selector";
+    }
+    if (k->blocked)
+        set_pending(r, k, "Inadmissible", k->blocked);
+    else
+        want_pass(r);
+}
+
+/* ------------------------------------------------------------------ pods of an admission */
+
+/* A copy of `base` with the flavor's nodeLabels added to the nodeSelector, its tolerations
+ * appended, and `extra` labels (TAS domain) added (jobframework PodSetInfo merge). Arena. */
+static const struct gs_pod_template *inject(struct gs_runner *r, const struct gs_pod_template *base,
+                                            const struct gs_kueue_flavor *fl, const struct gs_labels *extra)
+{
+    struct gs_arena *a = &r->w->arena;
+    struct gs_pod_template *t = gs_arena_alloc(a, sizeof *t);
+    if (!t) {
+        set_err(r, GS_ENOMEM);
+        return base;
+    }
+    *t = *base;
+    memset(&t->node_selector, 0, sizeof t->node_selector);
+    int rc = 0;
+    for (int i = 0; i < base->node_selector.n && !rc; i++)
+        rc = gs_labels_set(&t->node_selector, a, base->node_selector.kv[i].key, base->node_selector.kv[i].value);
+    for (int i = 0; fl && i < fl->node_labels.n && !rc; i++)
+        rc = gs_labels_set(&t->node_selector, a, fl->node_labels.kv[i].key, fl->node_labels.kv[i].value);
+    for (int i = 0; extra && i < extra->n && !rc; i++)
+        rc = gs_labels_set(&t->node_selector, a, extra->kv[i].key, extra->kv[i].value);
+    if (fl && fl->ntolerations) {
+        struct gs_toleration *tol = gs_arena_alloc(a, sizeof *tol * (size_t)(base->ntolerations + fl->ntolerations));
+        if (!tol) {
+            rc = GS_ENOMEM;
+        } else {
+            if (base->ntolerations)
+                memcpy(tol, base->tolerations, sizeof *tol * (size_t)base->ntolerations);
+            memcpy(tol + base->ntolerations, fl->tolerations, sizeof *tol * (size_t)fl->ntolerations);
+            t->tolerations = tol;
+            t->ntolerations = base->ntolerations + fl->ntolerations;
+        }
+    }
+    set_err(r, rc);
+    return t;
+}
+
+static void create_pods(struct gs_runner *r, int ki, const struct gs_pod_template *t, int n)
+{
+    const struct kwl *k = &r->kueue->w[ki];
+    if (k->lws_group >= 0) {
+        /* The group's leader and workers, from the template Kueue injected. */
+        int first = r->w->npods;
+        r->w->workloads[k->wi].active_tmpl = t;
+        gs_lws_run_create_group(r, k->wi, k->lws_group);
+        if (ensure_pod_map(r))
+            return;
+        for (int pi = first; pi < r->w->npods; pi++)
+            r->kueue->pod_kwl[pi] = ki;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int pi = gs_run_create_pod(r, r->kueue->w[ki].wi, r->kueue->w[ki].arrival, t);
+        if (pi < 0 || ensure_pod_map(r))
+            return;
+        r->kueue->pod_kwl[pi] = ki;
+    }
+}
+
+/* ------------------------------------------------------------------ TAS */
+
+struct tas_mode {
+    bool on;
+    enum gs_kueue_tas_mode mode;
+    int level;
+    const char *bad_level;      /* an annotation naming no level of the Topology */
+};
+
+static struct tas_mode tas_mode_of(const struct gs_kueue_spec *s, const struct kwl *k, int flavor)
+{
+    struct tas_mode m = {.on = false};
+    /* A LeaderWorkerSet group is admitted on quota alone: gpusim does not place it by TAS. */
+    if (flavor < 0 || s->flavors[flavor].topology < 0 || k->lws_group >= 0)
+        return m;
+    const struct gs_kueue_topology *t = &s->topologies[s->flavors[flavor].topology];
+    m.on = true;
+    m.mode = GS_KQ_TAS_UNCONSTRAINED;
+    m.level = t->nlevels - 1;
+    const char *req = gs_labels_get(&k->tmpl->annotations, "kueue.x-k8s.io/podset-required-topology");
+    const char *pref = gs_labels_get(&k->tmpl->annotations, "kueue.x-k8s.io/podset-preferred-topology");
+    const char *lvl = req ? req : pref;
+    if (lvl) {
+        m.mode = req ? GS_KQ_TAS_REQUIRED : GS_KQ_TAS_PREFERRED;
+        m.level = -1;
+        for (int i = 0; i < t->nlevels; i++)
+            if (strcmp(t->levels[i], lvl) == 0)
+                m.level = i;
+        if (m.level < 0)
+            m.bad_level = lvl;
+    }
+    return m;
+}
+
+/* Pods of admitted TAS Workloads assigned to node `ni` but not bound there yet. */
+static int tas_outstanding(struct gs_runner *r, int ni, int64_t *req_out, int nres)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    int total = 0;
+    for (int i = 0; i < kr->n; i++) {
+        struct kwl *k = &kr->w[i];
+        if (k->state != KW_ADMITTED || !k->tas_nodes || ni >= k->tas_n || k->tas_nodes[ni] == 0)
+            continue;
+        int bound = 0;
+        for (int p = 0; p < r->w->npods; p++) {
+            const struct gs_pod *pod = &r->w->pods[p];
+            if (!pod->deleted && pod->node == ni && p < kr->pod_cap && kr->pod_kwl[p] == i)
+                bound++;
+        }
+        int left = k->tas_nodes[ni] - bound;
+        if (left > 0) {
+            total += left;
+            for (int res = 0; res < nres; res++)
+                req_out[res] += (int64_t)left * k->tmpl->requests.v[res];
+        }
+    }
+    return total;
+}
+
+/* Place Workload k's pods on the flavor's Topology; on success fill k->tas_nodes. False with
+ * the reason in `msg` otherwise. */
+static bool tas_place(struct gs_runner *r, struct kwl *k, int flavor, const struct tas_mode *m, char *msg, size_t n)
+{
+    const struct gs_kueue_spec *s = r->kueue->spec;
+    const struct gs_kueue_flavor *fl = &s->flavors[flavor];
+    const struct gs_kueue_topology *t = &s->topologies[fl->topology];
+    if (m->bad_level) {
+        snprintf(msg, n, "no requested topology level: %s", m->bad_level);
+        return false;
+    }
+    int nn = r->w->nnodes;
+    struct gs_kueue_tas_leaf *leaves = calloc((size_t)(nn ? nn : 1), sizeof *leaves);
+    int *node_of = malloc(sizeof *node_of * (size_t)(nn ? nn : 1));
+    int *out = malloc(sizeof *out * (size_t)(nn ? nn : 1));
+    int *scratch = malloc(sizeof *scratch * (size_t)(nn ? nn : 1) * 2);
+    const char **values = malloc(sizeof *values * (size_t)(nn ? nn : 1) * (size_t)t->nlevels);
+    bool ok = false;
+    if (!leaves || !node_of || !out || !scratch || !values) {
+        set_err(r, GS_ENOMEM);
+        goto done;
+    }
+    int nl = 0;
+    const struct gs_resvec *per = &k->tmpl->requests;
+    for (int ni = 0; ni < nn; ni++) {
+        const struct gs_node *node = &r->w->nodes[ni];
+        if (!node->exists || node->unschedulable || !gs_bringup_run_node_ready(r, ni))
+            continue;
+        bool match = true;
+        for (int i = 0; i < fl->node_labels.n && match; i++) {
+            const char *v = gs_labels_get(&node->labels, fl->node_labels.kv[i].key);
+            match = v && strcmp(v, fl->node_labels.kv[i].value) == 0;
+        }
+        for (int l = 0; l < t->nlevels && match; l++)
+            match = (values[nl * t->nlevels + l] = gs_labels_get(&node->labels, t->levels[l])) != NULL;
+        if (!match)
+            continue;
+        int64_t pend[GS_RES_MAX] = {0};
+        int npend = tas_outstanding(r, ni, pend, r->w->res.n);
+        int64_t cap = INT_MAX;
+        for (int res = 0; res < r->w->res.n; res++) {
+            if (res == GS_RES_PODS || per->v[res] <= 0)
+                continue;
+            int64_t free_ = node->allocatable.v[res] - node->requested.v[res] - pend[res];
+            int64_t c = free_ > 0 ? free_ / per->v[res] : 0;
+            if (c < cap)
+                cap = c;
+        }
+        int64_t pods_free = node->allocatable.v[GS_RES_PODS] - node->npods - npend;
+        if (node->allocatable.v[GS_RES_PODS] > 0 && pods_free < cap)
+            cap = pods_free > 0 ? pods_free : 0;
+        leaves[nl].values = &values[nl * t->nlevels];
+        leaves[nl].capacity = (int)(cap > k->count ? k->count : cap);
+        node_of[nl++] = ni;
+    }
+    int fit_max = 0;
+    ok = gs_kueue_tas_assign(leaves, nl, t->nlevels, m->level, m->mode, k->count, out, scratch, &fit_max);
+    if (!ok) {
+        if (fit_max == 0)
+            snprintf(msg, n, "topology \"%s\" doesn't allow to fit any of %d pod(s)", t->name, k->count);
+        else
+            snprintf(msg, n, "topology \"%s\" allows to fit only %d out of %d pod(s)", t->name, fit_max, k->count);
+        goto done;
+    }
+    free(k->tas_nodes);
+    k->tas_nodes = calloc((size_t)(nn ? nn : 1), sizeof *k->tas_nodes);
+    k->tas_n = nn;
+    if (!k->tas_nodes) {
+        set_err(r, GS_ENOMEM);
+        ok = false;
+        goto done;
+    }
+    for (int i = 0; i < nl; i++)
+        k->tas_nodes[node_of[i]] += out[i];
+done:
+    free(leaves);
+    free(node_of);
+    free(out);
+    free(scratch);
+    free(values);
+    return ok;
+}
+
+/* The TAS pods: per node with pods assigned, a template pinned to the node's domain (the
+ * hostname alone when it is the lowest level, else the values of every level). */
+static void create_tas_pods(struct gs_runner *r, int ki, int flavor)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    const struct gs_kueue_flavor *fl = &kr->spec->flavors[flavor];
+    const struct gs_kueue_topology *t = &kr->spec->topologies[fl->topology];
+    bool host = strcmp(t->levels[t->nlevels - 1], HOSTNAME_LABEL) == 0;
+    struct gs_workload *wl = &r->w->workloads[kr->w[ki].wi];
+    for (int ni = 0; ni < kr->w[ki].tas_n; ni++) {
+        int n = kr->w[ki].tas_nodes[ni];
+        if (n == 0)
+            continue;
+        struct gs_labels sel = {0};
+        const struct gs_node *node = &r->w->nodes[ni];
+        for (int l = host ? t->nlevels - 1 : 0; l < t->nlevels; l++)
+            set_err(r, gs_labels_set(&sel, &r->w->arena, t->levels[l], gs_labels_get(&node->labels, t->levels[l])));
+        const struct gs_pod_template *tp = inject(r, kr->w[ki].tmpl, fl, &sel);
+        wl->active_tmpl = tp;
+        create_pods(r, ki, tp, n);
+    }
+}
+
+/* ------------------------------------------------------------------ admission and eviction */
+
+static void admit(struct gs_runner *r, int ki, const struct gs_kueue_assignment *a, bool tas)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    struct kwl *k = &kr->w[ki];
+    gs_time now = now_of(r);
+    k->e.usage = a->usage;
+    k->e.reserved_at = now;
+    gs_kueue_usage_apply(&kr->q, k->cq, &k->e.usage, +1);
+    k->state = KW_ADMITTED;
+    k->inadmissible = false;
+    k->pods_ready = false;
+    k->gen++;
+    r->w->workloads[k->wi].suspended = false; /* unsuspended: the Job controller runs again */
+    char msg[512];
+    snprintf(msg, sizeof msg, "Quota reserved in ClusterQueue %s", kr->spec->cqs[k->cq].name);
+    set_cond(r, k, "QuotaReserved", "True", "QuotaReserved", msg);
+    const struct kcond *ev = get_cond(k, "Evicted");
+    if (ev && strcmp(ev->status, "True") == 0) {
+        snprintf(msg, sizeof msg, "Previously: %s", ev->message);
+        set_cond(r, k, "Evicted", "False", "QuotaReserved", msg);
+    }
+    const struct kcond *pr = get_cond(k, "Preempted");
+    if (pr && strcmp(pr->status, "True") == 0) {
+        snprintf(msg, sizeof msg, "Previously: %s", pr->message);
+        set_cond(r, k, "Preempted", "False", "QuotaReserved", msg);
+    }
+    set_cond(r, k, "Admitted", "True", "Admitted", "The workload is admitted");
+    if (kr->spec->config.wait_for_pods_ready) {
+        set_cond(r, k, "PodsReady", "False", "WaitForStart", "Not all pods are ready or succeeded");
+        timer(r, ki, now + kr->spec->config.pods_ready_timeout, EV_TIMEOUT);
+    }
+    /* The Job integration unsuspends the Job: its controller creates the pods. */
+    struct gs_workload *wl = &r->w->workloads[k->wi];
+    int n = wl->kind == GS_WL_JOB ? job_pods(wl) : k->count;
+    const struct gs_kueue_flavor *fl = a->flavor >= 0 ? &kr->spec->flavors[a->flavor] : NULL;
+    if (tas) {
+        create_tas_pods(r, ki, a->flavor);
+    } else {
+        const struct gs_pod_template *t = inject(r, k->tmpl, fl, NULL);
+        wl->active_tmpl = t;
+        create_pods(r, ki, t, n);
+    }
+}
+
+/* Stop the Workload's Job: delete its active pods without the Job controller replacing them
+ * or counting them as failed (a suspended Job), and release the quota. */
+static void stop(struct gs_runner *r, int ki, const char *msg)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    struct kwl *k = &kr->w[ki];
+    gs_kueue_usage_apply(&kr->q, k->cq, &k->e.usage, -1);
+    memset(&k->e.usage, 0, sizeof k->e.usage);
+    struct gs_workload *wl = &r->w->workloads[k->wi];
+    wl->suspended = true; /* job_after_pod: a suspended Job makes no pods and counts no failure */
+    kr->evicting = true;
+    r->lws_recreating = true; /* nor does the LeaderWorkerSet controller re-create the group */
+    for (int pi = 0; pi < r->w->npods; pi++) {
+        const struct gs_pod *p = &r->w->pods[pi];
+        if (p->deleted || p->workload != k->wi || (p->phase != GS_PHASE_PENDING && p->phase != GS_PHASE_RUNNING))
+            continue;
+        if (pod_kwl(r, pi) == ki)
+            gs_run_delete_pod(r, pi, "Deleted", msg);
+    }
+    kr->evicting = false;
+    r->lws_recreating = false;
+    free(k->tas_nodes);
+    k->tas_nodes = NULL;
+    k->tas_n = 0;
+    k->state = KW_PENDING;
+    k->gen++;
+    k->pods_ready = false;
+    k->e.reserved_at = 0;
+    set_cond(r, k, "Admitted", "False", "NoReservation", "The workload has no reservation");
+}
+
+static void evict(struct gs_runner *r, int ki, const char *reason, const char *msg, const char *preempt_reason)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    stop(r, ki, msg);
+    struct kwl *k = &kr->w[ki];
+    gs_time now = now_of(r);
+    set_cond(r, k, "Evicted", "True", reason, msg);
+    if (preempt_reason)
+        set_cond(r, k, "Preempted", "True", preempt_reason, msg);
+    set_pending(r, k, "Pending", msg);
+    if (!kr->spec->config.timestamp_creation)
+        k->e.queue_ts = now;
+    if (strcmp(reason, "PodsReadyTimeout") == 0) {
+        const struct gs_kueue_config *c = &kr->spec->config;
+        if (gs_kueue_requeue_exhausted(c->backoff_limit_count, k->requeues)) {
+            const char *m = "The workload is deactivated due to exceeding the maximum number of re-queuing retries";
+            k->state = KW_DEACTIVATED;
+            set_cond(r, k, "Evicted", "True", "DeactivatedDueToRequeuingLimitExceeded", m);
+            set_pending(r, k, "Pending", m);
+            set_cond(r, k, "Requeued", "False", "DeactivatedDueToRequeuingLimitExceeded", m);
+        } else {
+            k->requeues++;
+            k->in_backoff = true;
+            set_cond(r, k, "Requeued", "False", reason, msg);
+            timer(r, ki, now + gs_kueue_requeue_backoff(c->backoff_base_s, c->backoff_max_s, k->requeues), EV_BACKOFF);
+        }
+    } else {
+        set_cond(r, k, "Requeued", "True", reason, msg);
+    }
+    requeue_inadmissible(r);
+}
+
+/* ------------------------------------------------------------------ the admission pass */
+
+static bool eligible(const struct kwl *k)
+{
+    return k->state == KW_PENDING && !k->blocked && !k->in_backoff;
+}
+
+/* The head of ClusterQueue `cq`: StrictFIFO, the first Workload (none while it is
+ * inadmissible: it blocks the queue); BestEffortFIFO, the first not moved aside. */
+static int head_of(struct gs_kueue_run *kr, int cq)
+{
+    bool strict = kr->spec->cqs[cq].strategy == GS_KQ_STRICT_FIFO;
+    int best = -1;
+    for (int i = 0; i < kr->n; i++) {
+        const struct kwl *k = &kr->w[i];
+        if (k->cq != cq || !eligible(k) || (!strict && k->inadmissible))
+            continue;
+        if (best < 0 || gs_kueue_queue_cmp(&k->e, &kr->w[best].e) < 0)
+            best = i;
+    }
+    if (best >= 0 && strict && kr->w[best].inadmissible)
+        return -1;
+    return best;
+}
+
+struct head {
+    int ki;
+    bool borrows;
+};
+
+static const struct gs_kueue_run *sort_ctx;
+
+static int head_cmp(const void *pa, const void *pb)
+{
+    const struct head *a = pa, *b = pb;
+    if (a->borrows != b->borrows)
+        return a->borrows ? 1 : -1;
+    return gs_kueue_queue_cmp(&sort_ctx->w[a->ki].e, &sort_ctx->w[b->ki].e);
+}
+
+static void pending_message(struct gs_runner *r, struct kwl *k, const char *reasons, int npreempt)
+{
+    char msg[GS_KUEUE_MSG_MAX + 128];
+    int len = snprintf(msg, sizeof msg, "couldn't assign flavors to pod set main: %s", reasons);
+    if (npreempt > 0 && len > 0 && (size_t)len < sizeof msg)
+        snprintf(msg + len, sizeof msg - (size_t)len, ". Pending the preemption of %d workload(s)", npreempt);
+    set_pending(r, k, "Pending", msg);
+}
+
+/* Try to admit head `ki`: true when something changed (admitted, or victims evicted). */
+static bool try_head(struct gs_runner *r, int ki)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    struct kwl *k = &kr->w[ki];
+    struct gs_kueue_assignment a;
+    gs_kueue_assign(&kr->q, k->cq, &r->w->res, k->tmpl, &k->tmpl->requests, k->count, &a);
+    if (a.mode == GS_KQ_FIT) {
+        struct tas_mode m = tas_mode_of(kr->spec, k, a.flavor);
+        if (m.on) {
+            char msg[512];
+            if (!tas_place(r, k, a.flavor, &m, msg, sizeof msg)) {
+                k->inadmissible = true;
+                pending_message(r, k, msg, 0);
+                return false;
+            }
+        }
+        admit(r, ki, &a, m.on);
+        return true;
+    }
+    if (a.mode == GS_KQ_PREEMPT) {
+        int nadm = 0;
+        for (int i = 0; i < kr->n; i++)
+            nadm += kr->w[i].state == KW_ADMITTED;
+        struct gs_kueue_entry *adm = malloc(sizeof *adm * (size_t)(nadm ? nadm : 1));
+        int *idx = malloc(sizeof *idx * (size_t)(nadm ? nadm : 1) * 2);
+        const char **why = malloc(sizeof *why * (size_t)(nadm ? nadm : 1));
+        if (!adm || !idx || !why) {
+            free(adm);
+            free(idx);
+            free(why);
+            set_err(r, GS_ENOMEM);
+            return false;
+        }
+        int *targets = idx + nadm;
+        nadm = 0;
+        for (int i = 0; i < kr->n; i++)
+            if (kr->w[i].state == KW_ADMITTED) {
+                idx[nadm] = i;
+                adm[nadm++] = kr->w[i].e;
+            }
+        int nt = 0;
+        set_err(r, gs_kueue_preemption_targets(&kr->q, &k->e, &a, adm, nadm, targets, why, &nt));
+        pending_message(r, k, a.reasons, nt);
+        for (int t = 0; t < nt; t++) {
+            const struct kwl *v = &kr->w[idx[targets[t]]];
+            char msg[768];
+            const char *cohort = kr->spec->cqs[k->cq].cohort;
+            snprintf(msg, sizeof msg,
+                     "Preempted to accommodate a workload (UID: %s, JobUID: %s) due to %s; preemptor path: /%s%s%s; "
+                     "preemptee path: /%s%s%s",
+                     k->name, k->name,
+                     strcmp(why[t], "InClusterQueue") == 0 ? "prioritization in the ClusterQueue"
+                                                            : "reclamation within the cohort",
+                     cohort ? cohort : "", cohort ? "/" : "", kr->spec->cqs[k->cq].name, cohort ? cohort : "",
+                     cohort ? "/" : "", kr->spec->cqs[v->cq].name);
+            evict(r, idx[targets[t]], "Preempted", msg, why[t]);
+        }
+        free(adm);
+        free(idx);
+        free(why);
+        if (nt > 0)
+            return true;
+        k->inadmissible = true;
+        return false;
+    }
+    k->inadmissible = true;
+    pending_message(r, k, a.reasons, 0);
+    return false;
+}
+
+static bool admission_blocked(const struct gs_kueue_run *kr)
+{
+    if (!kr->spec->config.wait_for_pods_ready || !kr->spec->config.block_admission)
+        return false;
+    for (int i = 0; i < kr->n; i++)
+        if (kr->w[i].state == KW_ADMITTED && !kr->w[i].pods_ready)
+            return true;
+    return false;
+}
+
+static void pass(struct gs_runner *r)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    int ncq = kr->spec->ncqs;
+    struct head *heads = malloc(sizeof *heads * (size_t)(ncq ? ncq : 1));
+    if (!heads) {
+        set_err(r, GS_ENOMEM);
+        return;
+    }
+    /* Each round is one scheduling cycle: the heads of all ClusterQueues, those fitting in
+     * their nominal quota first, then by priority and timestamp. */
+    for (int round = 0; round < 4 * kr->n + 8 && !r->err; round++) {
+        if (admission_blocked(kr))
+            break;
+        int nh = 0;
+        for (int c = 0; c < ncq; c++) {
+            int h = head_of(kr, c);
+            if (h < 0)
+                continue;
+            struct gs_kueue_assignment a;
+            const struct kwl *k = &kr->w[h];
+            gs_kueue_assign(&kr->q, c, &r->w->res, k->tmpl, &k->tmpl->requests, k->count, &a);
+            heads[nh++] = (struct head){h, a.borrows};
+        }
+        if (nh == 0)
+            break;
+        sort_ctx = kr;
+        qsort(heads, (size_t)nh, sizeof *heads, head_cmp);
+        sort_ctx = NULL;
+        bool progress = false;
+        for (int i = 0; i < nh; i++) {
+            if (admission_blocked(kr))
+                break;
+            progress |= try_head(r, heads[i].ki);
+        }
+        bool more = false;
+        for (int c = 0; c < ncq && !more; c++)
+            more = head_of(kr, c) >= 0;
+        if (!progress && !more)
+            break;
+    }
+    free(heads);
+}
+
+/* ------------------------------------------------------------------ hooks */
+
+void gs_kueue_run_on_timer(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+{
+    (void)eng;
+    struct gs_runner *r = ctx;
+    struct gs_kueue_run *kr = r->kueue;
+    if (!kr)
+        return;
+    int kind = (int)(ev->b >> 32);
+    uint32_t gen = (uint32_t)(ev->b & 0xffffffff);
+    if (kind == EV_PASS) {
+        kr->pass_ev = 0;
+        pass(r);
+        return;
+    }
+    int ki = (int)ev->a;
+    struct kwl *k = &kr->w[ki];
+    if (k->gen != gen)
+        return;
+    if (kind == EV_TIMEOUT && k->state == KW_ADMITTED && !k->pods_ready) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "Exceeded the PodsReady timeout default/%s", k->name);
+        evict(r, ki, "PodsReadyTimeout", msg, NULL);
+    } else if (kind == EV_BACKOFF && k->state == KW_PENDING && k->in_backoff) {
+        k->in_backoff = false;
+        set_cond(r, k, "Requeued", "True", "BackoffFinished", "The workload backoff was finished");
+        want_pass(r);
+    }
+}
+
+void gs_kueue_run_pod_started(struct gs_runner *r, int pi)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    if (!kr)
+        return;
+    int ki = pod_kwl(r, pi);
+    if (ki < 0 || kr->w[ki].state != KW_ADMITTED || kr->w[ki].pods_ready)
+        return;
+    struct kwl *k = &kr->w[ki];
+    int ready = 0;
+    for (int p = 0; p < r->w->npods; p++) {
+        const struct gs_pod *pod = &r->w->pods[p];
+        if (!pod->deleted && p < kr->pod_cap && kr->pod_kwl[p] == ki &&
+            (pod->phase == GS_PHASE_RUNNING || pod->phase == GS_PHASE_SUCCEEDED))
+            ready++;
+    }
+    if (ready < k->count)
+        return;
+    k->pods_ready = true;
+    if (kr->spec->config.wait_for_pods_ready) {
+        set_cond(r, k, "PodsReady", "True", "PodsReady", "All pods reached readiness and the workload is running");
+        if (kr->spec->config.block_admission)
+            want_pass(r);
+    }
+}
+
+void gs_kueue_run_pod_ended(struct gs_runner *r, int pi)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    if (!kr || kr->evicting)
+        return;
+    int ki = pod_kwl(r, pi);
+    if (ki < 0 || kr->w[ki].state != KW_ADMITTED)
+        return;
+    struct kwl *k = &kr->w[ki];
+    const struct gs_workload *wl = &r->w->workloads[k->wi];
+    if (k->lws_group >= 0)
+        return; /* a LeaderWorkerSet group serves until deleted: its Workload never finishes */
+    bool finished = false, failed = false;
+    if (wl->kind == GS_WL_JOB) {
+        failed = wl->failed > wl->backoff_limit;
+        finished = failed || (wl->completions > 0 && wl->succeeded >= wl->completions);
+        if (!finished && wl->completions <= 0 && wl->succeeded > 0) {
+            finished = true; /* work queue: done once one succeeded and none is active */
+            for (int p = 0; p < r->w->npods && finished; p++) {
+                const struct gs_pod *q = &r->w->pods[p];
+                finished = q->workload != k->wi || q->deleted ||
+                           (q->phase != GS_PHASE_PENDING && q->phase != GS_PHASE_RUNNING);
+            }
+        }
+    } else {
+        int done = 0;
+        for (int p = 0; p < r->w->npods; p++)
+            if (p < kr->pod_cap && kr->pod_kwl[p] == ki && !r->w->pods[p].deleted &&
+                r->w->pods[p].phase == GS_PHASE_SUCCEEDED)
+                done++;
+        finished = done >= k->count;
+    }
+    if (!finished)
+        return;
+    gs_kueue_usage_apply(&kr->q, k->cq, &k->e.usage, -1);
+    memset(&k->e.usage, 0, sizeof k->e.usage);
+    k->state = KW_FINISHED;
+    k->gen++;
+    if (failed)
+        set_cond(r, k, "Finished", "True", "Failed", "Job has reached the specified backoff limit");
+    else
+        set_cond(r, k, "Finished", "True", "Succeeded",
+                 wl->kind == GS_WL_JOB ? "Job finished successfully" : "Pods succeeded");
+    requeue_inadmissible(r);
+}
+
+void gs_kueue_run_cluster_event(struct gs_runner *r)
+{
+    if (r->kueue && !r->kueue->evicting)
+        requeue_inadmissible(r);
+}
+
+const void *gs_kueue_run_find(const struct gs_runner *r, const char *name)
+{
+    const struct gs_kueue_run *kr = r->kueue;
+    for (int i = kr ? kr->n - 1 : -1; i >= 0; i--)
+        if (strcmp(kr->w[i].name, name) == 0)
+            return kr->w[i].deleted ? NULL : &kr->w[i];
+    return NULL;
+}
+
+bool gs_kueue_run_lws_group(struct gs_runner *r, int wi, int g)
+{
+    const char *queue = r->kueue ? queue_label(r, wi) : NULL;
+    if (!queue)
+        return false;
+    const struct gs_workload *wl = &r->w->workloads[wi];
+    new_kwl(r, wi, 0, gs_arena_printf(&r->w->arena, "%s-%d", wl->name, g), wl->lws_size, g, queue);
+    return true;
+}
+
+void gs_kueue_run_lws_group_deleted(struct gs_runner *r, int wi, int g)
+{
+    struct gs_kueue_run *kr = r->kueue;
+    for (int ki = kr ? kr->n - 1 : -1; ki >= 0; ki--) {
+        struct kwl *k = &kr->w[ki];
+        if (k->wi != wi || k->lws_group != g || k->deleted)
+            continue;
+        /* The group's Workload goes with it (owner reference): its quota is released. */
+        if (k->state == KW_ADMITTED) {
+            gs_kueue_usage_apply(&kr->q, k->cq, &k->e.usage, -1);
+            memset(&k->e.usage, 0, sizeof k->e.usage);
+        }
+        k->state = KW_FINISHED;
+        k->deleted = true;
+        k->gen++;
+        set_err(r, gs_trace_object(r->trace, now_of(r), "Workload", "default", k->name, "Deleted", NULL));
+        requeue_inadmissible(r);
+        return;
+    }
+}
+
+bool gs_kueue_run_condition(const struct gs_runner *r, const void *obj, const char *type, struct gs_condition *out)
+{
+    (void)r;
+    const struct kcond *c = get_cond(obj, type);
+    if (!c)
+        return false;
+    out->status = c->status;
+    out->reason = c->reason;
+    out->message = c->message;
+    return true;
+}
