@@ -18,7 +18,8 @@
  *   Failed with reason UnexpectedAdmissionError and is not re-created.
  * - GPU shares: a pod asks for a share with the annotation alibabacloud.com/gpu-milli (1..999,
  *   one GPU); nvidia.com/gpu: N takes N fully free GPUs, lowest index first; a share the best
- *   fitting GPU (gpushare.h). Only on nodes without time-slicing, MPS or MIG devices.
+ *   fitting GPU (gpushare.h), or FGDScore's choice when that score plugin is enabled
+ *   (gs_sched_share_gpu). Only on nodes without time-slicing, MPS or MIG devices.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -498,7 +499,10 @@ void gs_devices_run_bound(struct gs_runner *r, int pi)
         return;
     struct gs_node *n = &r->w->nodes[p->node];
     char msg[160];
-    if (gs_gpushare_allocate(&n->gpus, &req, -1, &s->a) != 0) {
+    /* FGDScore picks a share's GPU itself (fgd_score.go); else -1: the best-fitting GPU. */
+    int gpu = gs_sched_share_gpu(r->sched, pi, p->node);
+    if (gs_gpushare_allocate(&n->gpus, &req, gpu, &s->a) != 0 &&
+        (gpu < 0 || gs_gpushare_allocate(&n->gpus, &req, -1, &s->a) != 0)) {
         /* The scheduler's count said yes but no GPU holds the request (a share not filtered). */
         snprintf(msg, sizeof msg, "%s: no GPU with %d free milli-GPU (x%d)", n->name, req.gpu_milli, req.num_gpu);
         gs_run_pod_event(r, pi, "GpuAllocationFailed", msg);
@@ -506,6 +510,9 @@ void gs_devices_run_bound(struct gs_runner *r, int pi)
     }
     s->held = true;
     s->node = p->node;
+    /* The scheduler's per-node copies read n->gpus: a change after the pod was assumed (Permit)
+     * must be logged like any node update. */
+    gs_node_touch(r->w, p->node);
     size_t len = (size_t)snprintf(msg, sizeof msg, "%s gpu=", n->name);
     for (int i = 0; i < s->a.n && len < sizeof msg - 16; i++)
         len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%d", i ? "," : "", s->a.gpu[i]);

@@ -6,6 +6,7 @@
 
 #include "gpusim/error.h"
 #include "gpusim/gang.h"
+#include "sim/frag_run.h"
 #include "sim/run_state.h"
 
 static void add_node(const struct gs_runner *r, const struct gs_node *n, struct gs_metrics *m)
@@ -30,11 +31,16 @@ void gs_metrics_now(const struct gs_runner *r, gs_time t, struct gs_metrics *m)
     m->pods_running = r->phase_count[GS_PHASE_RUNNING];
     if (r->w->ngroups)
         m->gpus_held_incomplete = gs_gang_gpus_held_incomplete(r->w, r->gpu_res);
+    m->frag_gpus = gs_frag_run_gpus(r); /* the nodes changed since the last sample only */
 }
 
 /* The camelCase names of the sample columns (SCENARIO.md "metric:"). */
 bool gs_metrics_get(const struct gs_metrics *m, const char *name, double *out)
 {
+    if (strcmp(name, "fragGpus") == 0) {
+        *out = m->frag_gpus; /* NaN when not measured: no bound holds */
+        return true;
+    }
     static const struct {
         const char *name;
         size_t off;
@@ -82,7 +88,7 @@ int gs_metrics_sample(struct gs_runner *r, gs_time t)
     int rc = keep(r, &m);
     if (rc)
         return rc;
-    /* Fragmentation (frag_gpus) is not measured yet: NaN is written as NULL. */
+    /* Fragmentation: NaN (not measured) is written as NULL. */
     struct gs_trace_sample row = {
         .t_us = t,
         .pool = "",
@@ -93,7 +99,7 @@ int gs_metrics_sample(struct gs_runner *r, gs_time t)
         .pods_pending = m.pods_pending,
         .pods_running = m.pods_running,
         .gpus_held_incomplete = m.gpus_held_incomplete,
-        .frag_gpus = NAN,
+        .frag_gpus = m.frag_gpus,
     };
     rc = gs_trace_sample(r->trace, &row);
     if (rc)
@@ -108,6 +114,7 @@ int gs_metrics_sample(struct gs_runner *r, gs_time t)
             if (n->pool != p || !n->exists)
                 continue;
             add_node(r, n, &pm);
+            pm.frag_gpus += gs_frag_run_node_gpus(r, i);
             for (int q = n->first_pod; q >= 0; q = r->w->pods[q].next_on_node)
                 pm.pods_running += r->w->pods[q].phase == GS_PHASE_RUNNING;
         }
@@ -120,6 +127,7 @@ int gs_metrics_sample(struct gs_runner *r, gs_time t)
         prow.gpus_allocated = pm.gpus_allocated;
         prow.pods_pending = 0;
         prow.pods_running = pm.pods_running;
+        prow.frag_gpus = isnan(m.frag_gpus) ? NAN : pm.frag_gpus;
         if ((rc = gs_trace_sample(r->trace, &prow)))
             return rc;
     }

@@ -11,6 +11,7 @@
 #include "gpusim/run.h"
 #include "gpusim/validation.h"
 #include "sim/devices_run.h"
+#include "sim/frag_run.h"
 #include "sim/run_state.h"
 
 #define GS_DEFAULT_BACKOFF_INITIAL GS_SEC(1)
@@ -483,8 +484,10 @@ static void pod_terminated(struct gs_runner *r, int pi, enum gs_phase ph, const 
     p->finished_us = now;
     pod_event(r, pi, reason, msg);
     trace_pod_row(r, pi);
-    if (held)
+    if (held) {
         cluster_event(r, GS_CE_ASSIGNED_POD_DELETE);
+        gs_frag_run_pod_changed(r); /* --sample-every-pod */
+    }
     if (gs_lws_run_pod_ended(r, pi))
         at(r, now, GS_PRIO_CREATE, GS_EV_LWS_RESTART, pi, 0);
 }
@@ -653,6 +656,7 @@ static void bind(struct gs_runner *r, int pi, int ni)
     snprintf(msg, sizeof msg, "Successfully assigned default/%s to %s", p->name, r->w->nodes[ni].name);
     pod_event(r, pi, "Scheduled", msg);
     gs_devices_run_bound(r, pi); /* which GPUs it takes (sim/devices_run.c) */
+    gs_frag_run_pod_changed(r); /* --sample-every-pod */
     gs_time lat = wl && wl->start_latency >= 0 ? wl->start_latency : r->sc->start_latency;
     at(r, now + lat, GS_PRIO_START, GS_EV_POD_START, pi, 0);
 }
@@ -1021,7 +1025,7 @@ static int setup(struct gs_runner *r)
     if (r->queue)
         gs_queue_set_coscheduling_sort(r->queue, sc->sched.filter_enabled[GS_PL_COSCHEDULING]);
     if (!r->next_index || !r->eng || !r->rng || !r->queue || !r->sched || r->gpu_res < 0 ||
-        gs_bringup_run_setup(r) || gs_kueue_run_setup(r) || gs_dra_run_setup(r))
+        gs_bringup_run_setup(r) || gs_kueue_run_setup(r) || gs_dra_run_setup(r) || gs_frag_run_setup(r))
         return GS_ENOMEM;
     for (int k = 1; k < GS_EV_KINDS; k++)
         gs_engine_on(r->eng, (uint32_t)k, dispatch, r);
@@ -1048,6 +1052,7 @@ static void teardown(struct gs_runner *r)
     gs_bringup_run_free(r);
     gs_kueue_run_free(r);
     gs_dra_run_free(r);
+    gs_frag_run_free(r);
     gs_sched_free(r->sched);
     gs_queue_free(r->queue);
     gs_rng_free(r->rng);

@@ -60,6 +60,7 @@ struct gs_metrics {
     int pods_pending;
     int pods_running;
     int64_t gpus_held_incomplete; /* GPUs held by PodGroups with fewer than minMember pods Running */
+    double frag_gpus;             /* GPUs fragmented (sim/frag_run.c); NaN when not measured */
 };
 
 struct gs_runner {
@@ -92,6 +93,7 @@ struct gs_runner {
     struct gs_kueue_run *kueue; /* Kueue's controllers (sim/kueue_run.c); NULL without Kueue */
     struct gs_dra_run *dra;     /* DRA claims and slices (sim/dra_run.c); NULL without sc->dra */
     struct gs_devices_run *devices; /* device-plugin configs, MIG, GPU shares (sim/devices_run.c) */
+    struct gs_frag_run *frag;   /* GPU fragmentation (sim/frag_run.c) */
 };
 
 /* metrics.c */

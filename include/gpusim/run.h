@@ -22,6 +22,10 @@ struct gs_run_opts {
     /* Called about every `progress_every` dispatched events with the simulated time; may be NULL. */
     void (*progress)(gs_time now, gs_time horizon, uint64_t events, void *ctx);
     void *progress_ctx;
+    /* Also write a sample row (whole cluster and per pool) after every bind and every pod that
+     * leaves its node, so fragmentation can be followed pod by pod (gpusim run
+     * --sample-every-pod). Default false: samples every spec.sampleInterval only. */
+    bool sample_every_pod;
 };
 
 struct gs_run_result {

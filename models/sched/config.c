@@ -10,6 +10,8 @@
 #include "gpusim/sched.h"
 #include "sched_internal.h"
 
+_Static_assert(GS_PL_COUNT < 32, "plugin masks (unsched_plugins) are 32-bit");
+
 static const char *const plugin_names[GS_PL_COUNT] = {
     [GS_PL_NODE_UNSCHEDULABLE] = "NodeUnschedulable",
     [GS_PL_NODE_NAME] = "NodeName",

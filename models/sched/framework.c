@@ -117,7 +117,7 @@ struct gs_sched *gs_sched_new(const struct gs_world *w, const struct gs_sched_co
         else
             s->sfilters[s->nsfilters++] = filter_plugins[i].fn;
     }
-    if (ensure_nodes(s)) {
+    if (ensure_nodes(s) || gs_sched_fgd_new(s)) {
         gs_sched_free(s);
         return NULL;
     }
@@ -168,6 +168,7 @@ void gs_sched_free(struct gs_sched *s)
     free(s->scr);
     free(s->hoff);
     free(s->hptr);
+    gs_sched_fgd_free(s);
     free(s);
 }
 
@@ -468,6 +469,8 @@ int gs_sched_score_all(struct gs_sched *s, const struct gs_podctx *pc, const int
                          (bal ? s->sc_bal[i] * c->score_weight[GS_PL_BALANCED_ALLOCATION] : 0) +
                          (taint ? s->sc_taint[i] * c->score_weight[GS_PL_TAINT_TOLERATION] : 0) +
                          (aff ? s->sc_aff[i] * c->score_weight[GS_PL_NODE_AFFINITY] : 0);
+    if (s->fgd)
+        return gs_score_fgd_plugins(s, pc, feasible, nfeasible); /* the FGD policies, if enabled */
     return 0;
 }
 
@@ -694,6 +697,23 @@ static void next_epoch(struct gs_sched *s)
     }
 }
 
+/* A PreFilter rejected the pod (plugin `pl`, status text `msg`; NULL: NodeAffinity's terms
+ * conflict): UnschedulableAndUnresolvable on every node, so no histogram and no preemption
+ * victims; the FitError text into `out`. */
+static void prefilter_reject(struct gs_sched *s, const struct gs_podctx *pc, enum gs_plugin pl, int kind,
+                             const char *msg, int *nexplicit, struct gs_cycle_result *out)
+{
+    s->prefilter_reject = true;
+    s->prefilter_msg = msg;
+    out->unsched_plugins |= 1u << pl;
+    struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE, .plugin = (uint8_t)pl, .kind = (uint8_t)kind};
+    for (int i = 0; i < s->nsnap; i++) {
+        st.node = s->snap[i];
+        set_status(s, s->snap[i], pc->prio, &st, nexplicit);
+    }
+    fit_error(s, pc, *nexplicit, &s->fh, NULL, out);
+}
+
 /* Coscheduling PostFilter, after DynamicResources and DefaultPreemption (out-of-tree plugins
  * join the profile after the defaults; a successful preemption ends the PostFilter phase
  * before it): when the group is rejected, its text joins the PostFilter reasons with ", " and
@@ -771,17 +791,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     if (c->filter_enabled[GS_PL_NODE_AFFINITY] && pc.affinity_filter)
         pre = gs_affinity_prefilter(pc.t);
     if (pre < 0) {
-        /* UnschedulableAndUnresolvable for every node: no histogram, no preemption victims. */
-        s->prefilter_reject = true;
-        out->unsched_plugins |= 1u << GS_PL_NODE_AFFINITY;
-        struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
-                              .plugin = GS_PL_NODE_AFFINITY,
-                              .kind = GS_R_AFFINITY};
-        for (int i = 0; i < s->nsnap; i++) {
-            st.node = s->snap[i];
-            set_status(s, s->snap[i], pc.prio, &st, &nexplicit);
-        }
-        fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
+        prefilter_reject(s, &pc, GS_PL_NODE_AFFINITY, GS_R_AFFINITY, NULL, &nexplicit, out);
         goto done;
     }
     /* DynamicResources PreFilter: the pod's claims exist and can be used; a rejection is
@@ -796,17 +806,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
             goto done;
         }
         if (drc == 1) {
-            s->prefilter_reject = true;
-            s->prefilter_msg = s->dra_msg;
-            out->unsched_plugins |= 1u << GS_PL_DYNAMIC_RESOURCES;
-            struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
-                                  .plugin = GS_PL_DYNAMIC_RESOURCES,
-                                  .kind = GS_R_DRA_CANNOT_ALLOCATE};
-            for (int i = 0; i < s->nsnap; i++) {
-                st.node = s->snap[i];
-                set_status(s, s->snap[i], pc.prio, &st, &nexplicit);
-            }
-            fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
+            prefilter_reject(s, &pc, GS_PL_DYNAMIC_RESOURCES, GS_R_DRA_CANNOT_ALLOCATE, s->dra_msg, &nexplicit, out);
             goto done;
         }
         s->dra_claims = pc.dra;
@@ -816,17 +816,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     if (c->filter_enabled[GS_PL_COSCHEDULING] && pod->group >= 0) {
         const char *why = gs_gang_prefilter(w, p, s->now, s->cosched_msg, sizeof s->cosched_msg);
         if (why) {
-            s->prefilter_reject = true;
-            s->prefilter_msg = why;
-            out->unsched_plugins |= 1u << GS_PL_COSCHEDULING;
-            struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
-                                  .plugin = GS_PL_COSCHEDULING,
-                                  .kind = GS_R_AFFINITY};
-            for (int i = 0; i < s->nsnap; i++) {
-                st.node = s->snap[i];
-                set_status(s, s->snap[i], pc.prio, &st, &nexplicit);
-            }
-            fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
+            prefilter_reject(s, &pc, GS_PL_COSCHEDULING, GS_R_AFFINITY, why, &nexplicit, out);
             goto done;
         }
     }

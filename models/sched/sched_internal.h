@@ -289,6 +289,8 @@ struct gs_sched {
     bool dra_claims;            /* this cycle: the pod's claims passed PreFilter (PostFilter text) */
     bool dra_error;
     char dra_msg[1024];
+    /* The FGD policies' state (scores/fgd_policies.c); NULL when none of them is enabled. */
+    struct gs_fgd_sched *fgd;
 };
 
 /* The status marks: a node has a filter status this cycle when its tag carries the epoch. */
@@ -508,6 +510,13 @@ bool gs_score_affinity_skip(const struct gs_podctx *pc);
 int64_t gs_score_affinity_raw(const struct gs_podctx *pc, const struct gs_node *n);
 /* helper.DefaultNormalizeScore(100, reverse, scores). */
 void gs_score_normalize(int64_t *scores, int n, bool reverse);
+/* The FGD paper's policies (scores/fgd_policies.c). gs_sched_fgd_new sets s->fgd when one of
+ * them is enabled in s->cfg (0 or GS_ENOMEM); gs_sched_fgd_free frees it. gs_score_fgd_plugins
+ * adds each enabled one's weighted score of feasible[i] to s->sc_total[i] (0 or GS_ENOMEM). */
+struct gs_fgd_sched;
+int gs_sched_fgd_new(struct gs_sched *s);
+void gs_sched_fgd_free(struct gs_sched *s);
+int gs_score_fgd_plugins(struct gs_sched *s, const struct gs_podctx *pc, const int *feasible, int nfeasible);
 /* prioritizeNodes: fill s->sc_total[i] for feasible[0..nfeasible). 0 or GS_ENOMEM. */
 int gs_sched_score_all(struct gs_sched *s, const struct gs_podctx *pc, const int *feasible, int nfeasible);
 

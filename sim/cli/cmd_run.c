@@ -27,6 +27,8 @@ static const char usage[] =
     "                          (PATH is relative to spec unless it starts with metadata. or spec.)\n"
     "  --trace-level LEVEL     summary (no event tables) | events (default) | full (= events for now)\n"
     "  --quiet-progress        no progress line on stderr\n"
+    "  --sample-every-pod      also write a sample row (GPUs, pods, fragmentation) after every\n"
+    "                          bind and every pod that leaves its node, not only every sampleInterval\n"
     "\n"
     "exit status: 0 all checks passed, 1 a check failed, 2 usage or I/O error,\n"
     "3 invalid scenario, 4 internal error, 130/143 interrupted by SIGINT/SIGTERM.\n";
@@ -68,7 +70,8 @@ static void show_progress(gs_time now, gs_time horizon, uint64_t events, void *c
 }
 
 static int parse_args(int argc, char **argv, const char **scenario, const char **out, const char **sets,
-                      int *nsets, int64_t *seed, int64_t *horizon, enum gs_trace_level *level, int *quiet)
+                      int *nsets, int64_t *seed, int64_t *horizon, enum gs_trace_level *level, int *quiet,
+                      int *every_pod)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -134,6 +137,8 @@ static int parse_args(int argc, char **argv, const char **scenario, const char *
             i++;
         } else if (strcmp(a, "--quiet-progress") == 0) {
             *quiet = 1;
+        } else if (strcmp(a, "--sample-every-pod") == 0) {
+            *every_pod = 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "gpusim: unknown option '%s'\n\n%s", a, usage);
             return GS_EXIT_USAGE;
@@ -159,10 +164,10 @@ int gs_cmd_run(int argc, char **argv)
 {
     const char *scenario = NULL, *out = NULL;
     const char *sets[GS_MAX_SETS];
-    int nsets = 0, quiet = 0;
+    int nsets = 0, quiet = 0, every_pod = 0;
     int64_t seed = -1, horizon = -1;
     enum gs_trace_level level = GS_TRACE_EVENTS;
-    int rc = parse_args(argc, argv, &scenario, &out, sets, &nsets, &seed, &horizon, &level, &quiet);
+    int rc = parse_args(argc, argv, &scenario, &out, sets, &nsets, &seed, &horizon, &level, &quiet, &every_pod);
     if (rc != GS_EXIT_OK)
         return rc;
 
@@ -194,6 +199,7 @@ int gs_cmd_run(int argc, char **argv)
         .stop = &stop_flag,
         .progress = (!quiet && isatty(STDERR_FILENO)) ? show_progress : NULL,
         .progress_ctx = &prog,
+        .sample_every_pod = every_pod != 0,
     };
     struct gs_run_result res;
     char errbuf[512] = "";

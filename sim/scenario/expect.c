@@ -4,7 +4,7 @@
  * What sim/check.c cannot compare yet is "not supported yet" here, never a check that always
  * passes: object spec/messageContains, object status other than a DaemonSet's
  * desiredNumberScheduled and numberReady, object kinds other than Pod, Job, PriorityClass and
- * DaemonSet, pods labelSelector.matchExpressions, the fragGpus metric. A check whose time
+ * DaemonSet, pods labelSelector.matchExpressions. A check whose time
  * (at, or a metric's from/to) is after the horizon is an error. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,9 +26,9 @@ static const char *const kinds[] = {"pod", "pods", "node", "object", "metric", "
 /* Sample columns of the trace, camelCase (DESIGN.md, table sample; sim/metrics.c). */
 static const char *const metrics[] = {"gpusAllocated", "gpusAllocatable", "gpusCapacity",
                                       "podsPending",   "podsRunning",     "nodesReady",
-                                      "gpusHeldByIncompleteGroups",       NULL};
-/* Columns a later gpusim release samples (fragmentation). */
-static const char *const later_metrics[] = {"fragGpus", NULL};
+                                      "gpusHeldByIncompleteGroups",       "fragGpus", NULL};
+/* Columns a later gpusim release samples (none at present). */
+static const char *const later_metrics[] = {NULL};
 
 static const char *const phases[] = {"Pending", "Running", "Succeeded", "Failed", "Rejected", NULL};
 static const char *const group_phases[] = {"Pending", "Running", "Succeeded", "Failed", NULL};
@@ -567,7 +567,8 @@ static int metric(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
             return gs_y_error(d, v, "unknown metric '%.80s' at %s.metric (did you mean '%s'?)", e->name, path, near);
         return gs_y_error(d, v,
                           "unknown metric '%.80s' at %s.metric: expected one of gpusAllocated, gpusAllocatable, "
-                          "gpusCapacity, podsPending, podsRunning, nodesReady",
+                          "gpusCapacity, podsPending, podsRunning, nodesReady, gpusHeldByIncompleteGroups, "
+                          "fragGpus",
                           e->name, path);
     }
     const struct gs_ynode *from = gs_y_get(m, "from"), *to = gs_y_get(m, "to");

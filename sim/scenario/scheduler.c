@@ -17,10 +17,13 @@
  * preScore, reserve, permit, preBind, postBind) are checked (plugin names, whether the plugin
  * implements the point) and otherwise follow those. The inert in-tree plugins of gs_plugin
  * (PodTopologySpread, ...) are configured like the rest; other in-tree names are accepted and
- * ignored. Coscheduling (scheduler-plugins) is modelled; other out-of-tree plugins
- * (CapacityScheduling, ...) are "not supported yet" when enabled or configured. pluginConfig
- * args are decoded for NodeResourcesFit, NodeResourcesBalancedAllocation, DefaultPreemption
- * and Coscheduling; non-empty args of any other plugin are "not supported yet". */
+ * ignored. Coscheduling (scheduler-plugins) and the FGD paper's score plugins (RandomScore,
+ * DotProductScore, GpuClusteringScore, GpuPackingScore, BestFitScore, FGDScore of
+ * hkust-adsl/kubernetes-scheduler-simulator; score only, off by default) are modelled; other
+ * out-of-tree plugins (CapacityScheduling, ...) are "not supported yet" when enabled or
+ * configured. pluginConfig args are decoded for NodeResourcesFit,
+ * NodeResourcesBalancedAllocation, DefaultPreemption, Coscheduling and the FGD plugins; non-empty
+ * args of any other plugin are "not supported yet". */
 #include <stdint.h>
 #include <string.h>
 
@@ -85,6 +88,13 @@ static unsigned points_of(int p)
         return B(PT_BIND);
     case GS_PL_COSCHEDULING: /* scheduler-plugins pkg/coscheduling */
         return B(PT_QUEUE_SORT) | B(PT_PRE_FILTER) | B(PT_POST_FILTER) | B(PT_PERMIT) | B(PT_RESERVE);
+    case GS_PL_RANDOM_SCORE: /* kubernetes-scheduler-simulator pkg/simulator/plugin/ (score plugins) */
+    case GS_PL_DOT_PRODUCT_SCORE:
+    case GS_PL_GPU_CLUSTERING_SCORE:
+    case GS_PL_GPU_PACKING_SCORE:
+    case GS_PL_BEST_FIT_SCORE:
+    case GS_PL_FGD_SCORE:
+        return B(PT_PRE_SCORE) | B(PT_SCORE);
     default:
         return 0;
     }
@@ -299,6 +309,22 @@ static int decode_plugins(struct gs_ydec *d, const struct gs_ynode *m, const cha
 
 /* ------------------------------------------------------------------ plugin args */
 
+/* The optional `kind` of a plugin's args must be `want` (e.g. "NodeResourcesFitArgs"). */
+static int args_kind(struct gs_ydec *d, const struct gs_ynode *m, const char *path, const char *want)
+{
+    const struct gs_ynode *n = gs_y_get(m, "kind");
+    const char *s;
+    char p[GS_SCN_PATH];
+    int rc;
+    if (!n)
+        return 0;
+    if ((rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+        return rc;
+    if (strcmp(s, want) != 0)
+        return gs_y_error(d, n, "%s: expected %s, got %.80s", p, want, s);
+    return 0;
+}
+
 static int resource_specs(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, bool balanced,
                           int *nres, int *res, int64_t *weights)
 {
@@ -423,11 +449,8 @@ static int fit_args(struct gs_ydec *d, const struct gs_ynode *m, const char *pat
         return rc;
     char p[GS_SCN_PATH];
     const struct gs_ynode *n;
-    const char *s;
-    if ((n = gs_y_get(m, "kind")) && (rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+    if ((rc = args_kind(d, m, path, "NodeResourcesFitArgs")))
         return rc;
-    if (n && strcmp(s, "NodeResourcesFitArgs") != 0)
-        return gs_y_error(d, n, "%s: expected NodeResourcesFitArgs, got %.80s", p, s);
     if ((n = gs_y_get(m, "ignoredResources")) && !gs_y_is_null(n) &&
         (rc = string_list(d, n, gs_scn_path(p, "%s.ignoredResources", path), false, &c->nignored_res,
                           c->ignored_res)))
@@ -489,11 +512,8 @@ static int balanced_args(struct gs_ydec *d, const struct gs_ynode *m, const char
         return rc;
     char p[GS_SCN_PATH];
     const struct gs_ynode *n;
-    const char *s;
-    if ((n = gs_y_get(m, "kind")) && (rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+    if ((rc = args_kind(d, m, path, "NodeResourcesBalancedAllocationArgs")))
         return rc;
-    if (n && strcmp(s, "NodeResourcesBalancedAllocationArgs") != 0)
-        return gs_y_error(d, n, "%s: expected NodeResourcesBalancedAllocationArgs, got %.80s", p, s);
     n = gs_y_get(m, "resources");
     int nres = 0;
     if (n && !gs_y_is_null(n) &&
@@ -517,11 +537,8 @@ static int preemption_args(struct gs_ydec *d, const struct gs_ynode *m, const ch
         return rc;
     char p[GS_SCN_PATH];
     const struct gs_ynode *n;
-    const char *s;
-    if ((n = gs_y_get(m, "kind")) && (rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+    if ((rc = args_kind(d, m, path, "DefaultPreemptionArgs")))
         return rc;
-    if (n && strcmp(s, "DefaultPreemptionArgs") != 0)
-        return gs_y_error(d, n, "%s: expected DefaultPreemptionArgs, got %.80s", p, s);
     int64_t v;
     const struct gs_ynode *pn = gs_y_get(m, "minCandidateNodesPercentage");
     if (pn && !gs_y_is_null(pn)) {
@@ -541,6 +558,34 @@ static int preemption_args(struct gs_ydec *d, const struct gs_ynode *m, const ch
     return 0;
 }
 
+/* The FGD policies' args as the authors' scheduler configs write them (dimExtMethod,
+ * normMethod, gpuSelMethod): accepted with the values gpusim's plugins implement (DotProductScore
+ * merge/max, FGDScore share/max; gpuSelMethod the plugin's own name, FGDScore, or best), any
+ * other value is "not supported yet". */
+static int fgd_args(struct gs_ydec *d, const struct gs_ynode *m, const char *path, int id)
+{
+    static const char *const keys[] = {"dimExtMethod", "normMethod", "gpuSelMethod", NULL};
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    const char *dim = id == GS_PL_DOT_PRODUCT_SCORE ? "merge" : id == GS_PL_FGD_SCORE ? "share" : NULL;
+    for (int i = 0; keys[i]; i++) {
+        const struct gs_ynode *n = gs_y_get(m, keys[i]);
+        if (!n || gs_y_is_null(n))
+            continue;
+        char p[GS_SCN_PATH];
+        const char *v;
+        if ((rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.%s", path, keys[i]), &v)))
+            return rc;
+        bool ok = i == 0   ? dim && strcmp(v, dim) == 0
+                  : i == 1 ? dim && strcmp(v, "max") == 0
+                           : strcmp(v, "best") == 0 || strcmp(v, gs_plugin_name((enum gs_plugin)id)) == 0;
+        if (!ok)
+            return gs_y_unsupported(d, n, gs_scn_path(p, "%s.%s (%s)", path, keys[i], v));
+    }
+    return 0;
+}
+
 /* CoschedulingArgs (scheduler-plugins apis/config/v1: permitWaitingTimeSeconds default 60,
  * podGroupBackoffSeconds default 0). */
 static int cosched_args(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
@@ -553,11 +598,8 @@ static int cosched_args(struct gs_ydec *d, const struct gs_ynode *m, const char 
         return rc;
     char p[GS_SCN_PATH];
     const struct gs_ynode *n;
-    const char *s;
-    if ((n = gs_y_get(m, "kind")) && (rc = gs_y_kstr(d, n, gs_scn_path(p, "%s.kind", path), &s)))
+    if ((rc = args_kind(d, m, path, "CoschedulingArgs")))
         return rc;
-    if (n && strcmp(s, "CoschedulingArgs") != 0)
-        return gs_y_error(d, n, "%s: expected CoschedulingArgs, got %.80s", p, s);
     int64_t v;
     if ((n = gs_y_get(m, "permitWaitingTimeSeconds")) && !gs_y_is_null(n)) {
         if ((rc = gs_y_int(d, n, gs_scn_path(p, "%s.permitWaitingTimeSeconds", path), 0, INT32_MAX, &v)))
@@ -616,6 +658,9 @@ static int plugin_config(struct gs_ydec *d, const struct gs_ynode *seq, const ch
                 return rc;
         } else if (kind == PK_MODELLED && id == GS_PL_COSCHEDULING) {
             if (args && (rc = cosched_args(d, args, fp, c)))
+                return rc;
+        } else if (kind == PK_MODELLED && id >= GS_PL_RANDOM_SCORE && id <= GS_PL_FGD_SCORE) {
+            if (args && (rc = fgd_args(d, args, fp, id)))
                 return rc;
         } else if (args && args->n > 0) {
             return gs_y_unsupported(d, args, gs_scn_path(fp, "%s.args (%s)", ip, name));

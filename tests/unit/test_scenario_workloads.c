@@ -1162,16 +1162,16 @@ Test(expect, daemonset_status)
           BODY_LINE + 2, "no kind \"DaemonSet\" in apiVersion \"v1\" at spec.expect[0].object.apiVersion: use apps/v1");
 }
 
-Test(expect, frag_gpus_not_supported_yet)
+Test(expect, frag_gpus_metric)
 {
-    fails(NO_WORKLOADS "  expect:\n  - {metric: fragGpus, at: 1h, max: 0}\n", GS_ENOTSUP, BODY_LINE + 2,
-          "not supported yet: spec.expect[0].metric (fragGpus)");
-    cr_assert_eq(err.col, 14);
+    ok(NO_WORKLOADS "  expect:\n  - {metric: fragGpus, at: 1h, max: 0}\n");
+    cr_assert_eq(sc.nexpects, 1);
+    gs_scenario_free(&sc);
     fails(NO_WORKLOADS "  expect:\n  - {metric: podsRuning, equals: 1}\n", GS_EINVAL, BODY_LINE + 2,
           "unknown metric 'podsRuning' at spec.expect[0].metric (did you mean 'podsRunning'?)");
     fails(NO_WORKLOADS "  expect:\n  - {metric: utilisation, equals: 1}\n", GS_EINVAL, BODY_LINE + 2,
           "unknown metric 'utilisation' at spec.expect[0].metric: expected one of gpusAllocated, gpusAllocatable, "
-          "gpusCapacity, podsPending, podsRunning, nodesReady");
+          "gpusCapacity, podsPending, podsRunning, nodesReady, gpusHeldByIncompleteGroups, fragGpus");
 }
 
 Test(expect, label_selector_shapes)
