@@ -78,6 +78,36 @@ static int single_check(const struct gs_mig_layout *l, int ngpus, bool *any, int
     return 0;
 }
 
+/* All MIG instances on the node's GPUs l[0..ngpus) (the single strategy's count). */
+static int64_t total_instances(const struct gs_mig_layout *l, int ngpus)
+{
+    int64_t total = 0;
+    for (int i = 0; i < ngpus; i++)
+        total += gs_mig_layout_instances(&l[i]);
+    return total;
+}
+
+/* The profile table of the node's MIG-enabled GPUs (all GPUs of a node are one product, so the
+ * first enabled GPU's), or NULL when none is enabled. Not owned: points into l. */
+static const struct gs_mig_gpu *enabled_gpu(const struct gs_mig_layout *l, int ngpus)
+{
+    const struct gs_mig_gpu *g = NULL;
+    for (int i = 0; i < ngpus && !g; i++)
+        if (l[i].enabled)
+            g = l[i].gpu;
+    return g;
+}
+
+/* Instances of g's profile k over the node's MIG-enabled GPUs of product g (mixed strategy). */
+static int64_t profile_count(const struct gs_mig_layout *l, int ngpus, const struct gs_mig_gpu *g, int k)
+{
+    int64_t c = 0;
+    for (int i = 0; i < ngpus; i++)
+        if (l[i].enabled && l[i].gpu == g)
+            c += l[i].count[k];
+    return c;
+}
+
 int gs_mig_resources(enum gs_mig_strategy strategy, const struct gs_mig_layout *l, int ngpus,
                      struct gs_mig_resource *out, int max, int *nout, char *why, size_t whylen)
 {
@@ -100,10 +130,7 @@ int gs_mig_resources(enum gs_mig_strategy strategy, const struct gs_mig_layout *
             return rc;
         if (!any)
             return add(out, max, nout, "nvidia.com/gpu", ngpus);
-        int64_t total = 0;
-        for (int i = 0; i < ngpus; i++)
-            total += gs_mig_layout_instances(&l[i]);
-        return add(out, max, nout, "nvidia.com/gpu", total);
+        return add(out, max, nout, "nvidia.com/gpu", total_instances(l, ngpus));
     }
     /* mixed */
     int whole = 0;
@@ -113,16 +140,10 @@ int gs_mig_resources(enum gs_mig_strategy strategy, const struct gs_mig_layout *
     int rc = 0;
     if (whole > 0)
         rc = add(out, max, nout, "nvidia.com/gpu", whole);
-    const struct gs_mig_gpu *g = NULL;
-    for (int i = 0; i < ngpus && !g; i++)
-        if (l[i].enabled)
-            g = l[i].gpu;
-    /* All GPUs of a node are one product, so one profile table; count by table order. */
+    const struct gs_mig_gpu *g = enabled_gpu(l, ngpus);
+    /* Count by profile table order. */
     for (int k = 0; g && !rc && k < g->nprofiles; k++) {
-        int64_t c = 0;
-        for (int i = 0; i < ngpus; i++)
-            if (l[i].enabled && l[i].gpu == g)
-                c += l[i].count[k];
+        int64_t c = profile_count(l, ngpus, g, k);
         if (c > 0) {
             char name[96];
             gs_mig_resource_name(g->profiles[k].name, name, sizeof name);
@@ -213,22 +234,13 @@ int gs_mig_gfd_labels(enum gs_mig_strategy strategy, const char *product, const 
         }
         if (!any)
             return rc ? GS_ENOMEM : 0;
-        int64_t total = 0;
-        for (int i = 0; i < ngpus; i++)
-            total += gs_mig_layout_instances(&l[i]);
         rc |= profile_labels("nvidia.com/gpu", "nvidia.com/gpu", product ? product : "", &l[0].gpu->profiles[k],
-                             total, dp, labels, a);
+                             total_instances(l, ngpus), dp, labels, a);
         return rc ? GS_ENOMEM : 0;
     }
-    const struct gs_mig_gpu *g = NULL;
-    for (int i = 0; i < ngpus && !g; i++)
-        if (l[i].enabled)
-            g = l[i].gpu;
+    const struct gs_mig_gpu *g = enabled_gpu(l, ngpus);
     for (int k = 0; g && k < g->nprofiles; k++) {
-        int64_t c = 0;
-        for (int i = 0; i < ngpus; i++)
-            if (l[i].enabled && l[i].gpu == g)
-                c += l[i].count[k];
+        int64_t c = profile_count(l, ngpus, g, k);
         if (c == 0)
             continue;
         char name[96];

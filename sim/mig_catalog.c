@@ -5,37 +5,18 @@
  * Checks beyond types: names, products and profile names/IDs are unique; a placement's size is the
  * profile's memorySlices, its starts ascend and stay inside the GPU; a profile's slices fit the GPU.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/mig_yaml.h"
-
-#define MC_PATH 320
-
-static char *cpath(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *cpath(char *buf, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, MC_PATH, fmt, ap);
-    va_end(ap);
-    if (n >= MC_PATH)
-        memcpy(buf + MC_PATH - 4, "...", 4);
-    return buf;
-}
-
-static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
-{
-    return gs_error_set(d->err, GS_ENOMEM, n ? n->file : "", n ? n->line : 0, n ? n->col : 0, "out of memory");
-}
+#include "sim/scenario/ydec_util.h"
 
 static int geti(struct gs_ydec *d, const struct gs_ynode *m, const char *key, const char *path, int64_t lo,
                 int64_t hi, int64_t *out)
 {
-    char p[MC_PATH];
-    return gs_y_int(d, gs_y_get(m, key), cpath(p, "%s.%s", path, key), lo, hi, out);
+    char p[GS_YPATH_MAX];
+    return gs_y_int(d, gs_y_get(m, key), gs_ypath(p, "%s.%s", path, key), lo, hi, out);
 }
 
 static int decode_placement(struct gs_ydec *d, const struct gs_ynode *m, const char *path, int gpu_slices,
@@ -52,16 +33,16 @@ static int decode_placement(struct gs_ydec *d, const struct gs_ynode *m, const c
         return gs_y_error(d, gs_y_get(m, "size"), "%s.size is %lld but the profile takes %d memory slices", path,
                           (long long)size, p->memory_slices);
     const struct gs_ynode *s = gs_y_get(m, "starts");
-    char sp[MC_PATH];
-    cpath(sp, "%s.starts", path);
+    char sp[GS_YPATH_MAX];
+    gs_ypath(sp, "%s.starts", path);
     if ((rc = gs_y_want_seq(d, s, sp)))
         return rc;
     if (s->n < 1 || s->n > GS_MIG_MAX_SLICES)
         return gs_y_error(d, s, "%s must list 1 to %d start offsets, got %d", sp, GS_MIG_MAX_SLICES, s->n);
     for (int i = 0; i < s->n; i++) {
-        char ip[MC_PATH];
+        char ip[GS_YPATH_MAX];
         int64_t v;
-        if ((rc = gs_y_int(d, s->items[i], cpath(ip, "%s[%d]", sp, i), 0, GS_MIG_MAX_SLICES - 1, &v)))
+        if ((rc = gs_y_int(d, s->items[i], gs_ypath(ip, "%s[%d]", sp, i), 0, GS_MIG_MAX_SLICES - 1, &v)))
             return rc;
         if (i > 0 && v <= p->starts[i - 1])
             return gs_y_error(d, s->items[i], "%s: start offsets must ascend (%lld after %d)", sp, (long long)v,
@@ -85,8 +66,8 @@ static int decode_profile(struct gs_ydec *d, const struct gs_ynode *m, const cha
     int rc = gs_y_check_map(d, m, path, keys, NULL, req);
     if (rc)
         return rc;
-    char p2[MC_PATH];
-    if ((rc = gs_y_str(d, gs_y_get(m, "name"), cpath(p2, "%s.name", path), &p->name)))
+    char p2[GS_YPATH_MAX];
+    if ((rc = gs_y_str(d, gs_y_get(m, "name"), gs_ypath(p2, "%s.name", path), &p->name)))
         return rc;
     int64_t v;
     if ((rc = geti(d, m, "id", path, 0, 255, &v)))
@@ -108,7 +89,7 @@ static int decode_profile(struct gs_ydec *d, const struct gs_ynode *m, const cha
             return rc;
         p->multiprocessors = (int)v;
     }
-    return decode_placement(d, gs_y_get(m, "placement"), cpath(p2, "%s.placement", path), g->memory_slices, p);
+    return decode_placement(d, gs_y_get(m, "placement"), gs_ypath(p2, "%s.placement", path), g->memory_slices, p);
 }
 
 static int decode_strings(struct gs_ydec *d, const struct gs_ynode *s, const char *path, const char ***out, int *n)
@@ -120,10 +101,10 @@ static int decode_strings(struct gs_ydec *d, const struct gs_ynode *s, const cha
         return gs_y_error(d, s, "%s must not be empty", path);
     const char **arr = gs_arena_alloc(d->arena, sizeof *arr * (size_t)s->n);
     if (!arr)
-        return nomem(d, s);
+        return gs_y_nomem(d, s);
     for (int i = 0; i < s->n; i++) {
-        char ip[MC_PATH];
-        if ((rc = gs_y_str(d, s->items[i], cpath(ip, "%s[%d]", path, i), &arr[i])))
+        char ip[GS_YPATH_MAX];
+        if ((rc = gs_y_str(d, s->items[i], gs_ypath(ip, "%s[%d]", path, i), &arr[i])))
             return rc;
     }
     *out = arr;
@@ -138,21 +119,21 @@ static int decode_gpu(struct gs_ydec *d, const struct gs_ynode *m, const char *p
     int rc = gs_y_check_map(d, m, path, keys, NULL, keys);
     if (rc)
         return rc;
-    char p[MC_PATH];
+    char p[GS_YPATH_MAX];
     int64_t v;
-    if ((rc = gs_y_str(d, gs_y_get(m, "name"), cpath(p, "%s.name", path), &g->name)))
+    if ((rc = gs_y_str(d, gs_y_get(m, "name"), gs_ypath(p, "%s.name", path), &g->name)))
         return rc;
     const char **products, **pci;
     int npci;
-    if ((rc = decode_strings(d, gs_y_get(m, "products"), cpath(p, "%s.products", path), &products, &g->nproducts)))
+    if ((rc = decode_strings(d, gs_y_get(m, "products"), gs_ypath(p, "%s.products", path), &products, &g->nproducts)))
         return rc;
     g->products = products;
     const struct gs_ynode *pn = gs_y_get(m, "pciDeviceIds");
-    if ((rc = decode_strings(d, pn, cpath(p, "%s.pciDeviceIds", path), &pci, &npci)))
+    if ((rc = decode_strings(d, pn, gs_ypath(p, "%s.pciDeviceIds", path), &pci, &npci)))
         return rc;
     uint32_t *ids = gs_arena_alloc(d->arena, sizeof *ids * (size_t)npci);
     if (!ids)
-        return nomem(d, pn);
+        return gs_y_nomem(d, pn);
     for (int i = 0; i < npci; i++) {
         char *end;
         unsigned long x = strtoul(pci[i], &end, 16);
@@ -169,20 +150,20 @@ static int decode_gpu(struct gs_ydec *d, const struct gs_ynode *m, const char *p
     if ((rc = geti(d, m, "memorySlices", path, 1, GS_MIG_MAX_SLICES, &v)))
         return rc;
     g->memory_slices = (int)v;
-    if ((rc = gs_y_bool(d, gs_y_get(m, "unverified"), cpath(p, "%s.unverified", path), &g->unverified)))
+    if ((rc = gs_y_bool(d, gs_y_get(m, "unverified"), gs_ypath(p, "%s.unverified", path), &g->unverified)))
         return rc;
     const struct gs_ynode *ps = gs_y_get(m, "profiles");
-    cpath(p, "%s.profiles", path);
+    gs_ypath(p, "%s.profiles", path);
     if ((rc = gs_y_want_seq(d, ps, p)))
         return rc;
     if (ps->n < 1 || ps->n > GS_MIG_MAX_PROFILES)
         return gs_y_error(d, ps, "%s must list 1 to %d profiles, got %d", p, GS_MIG_MAX_PROFILES, ps->n);
     struct gs_mig_profile *prof = gs_arena_alloc(d->arena, sizeof *prof * (size_t)ps->n);
     if (!prof)
-        return nomem(d, ps);
+        return gs_y_nomem(d, ps);
     for (int i = 0; i < ps->n; i++) {
-        char ip[MC_PATH];
-        if ((rc = decode_profile(d, ps->items[i], cpath(ip, "%s[%d]", p, i), g, &prof[i])))
+        char ip[GS_YPATH_MAX];
+        if ((rc = decode_profile(d, ps->items[i], gs_ypath(ip, "%s[%d]", p, i), g, &prof[i])))
             return rc;
         for (int j = 0; j < i; j++)
             if (strcmp(prof[j].name, prof[i].name) == 0 || prof[j].id == prof[i].id)
@@ -201,10 +182,10 @@ static int decode_gpus(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_
         return rc;
     struct gs_mig_gpu *gpus = gs_arena_alloc(d->arena, sizeof *gpus * (size_t)(seq->n ? seq->n : 1));
     if (!gpus)
-        return nomem(d, seq);
+        return gs_y_nomem(d, seq);
     for (int i = 0; i < seq->n; i++) {
-        char p[MC_PATH];
-        cpath(p, "gpus[%d]", i);
+        char p[GS_YPATH_MAX];
+        gs_ypath(p, "gpus[%d]", i);
         if ((rc = decode_gpu(d, seq->items[i], p, &gpus[i])))
             return rc;
         for (int j = 0; j < i; j++) {

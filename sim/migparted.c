@@ -2,31 +2,12 @@
  * NVIDIA/mig-parted api/spec/v1/spec.go (Spec and MigConfigSpec UnmarshalJSON) and helpers.go
  * (device filters); messages quote mig-parted's, prefixed with where in the file.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/mig_yaml.h"
-
-#define MP_PATH 320
-
-static char *mpath(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *mpath(char *buf, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, MP_PATH, fmt, ap);
-    va_end(ap);
-    if (n >= MP_PATH)
-        memcpy(buf + MP_PATH - 4, "...", 4);
-    return buf;
-}
-
-static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
-{
-    return gs_error_set(d->err, GS_ENOMEM, n ? n->file : "", n ? n->line : 0, n ? n->col : 0, "out of memory");
-}
+#include "sim/scenario/ydec_util.h"
 
 /* "0x20B010DE" -> 0x20B010DE (mig-parted types.NewDeviceIDFromString: a 32-bit hex number). */
 static bool parse_pci(const char *s, uint32_t *out)
@@ -85,7 +66,7 @@ static int decode_filter(struct gs_ydec *d, const struct gs_ynode *n, const char
         return gs_y_error(d, n, "%s: device-filter must be a string or a list of strings", path);
     uint32_t *ids = gs_arena_alloc(d->arena, sizeof *ids * (size_t)(count ? count : 1));
     if (!ids)
-        return nomem(d, n);
+        return gs_y_nomem(d, n);
     for (int i = 0; i < count; i++) {
         if (n->type == GS_Y_SEQ)
             one = n->items[i];
@@ -112,11 +93,11 @@ static int decode_devices(struct gs_ydec *d, const struct gs_ynode *n, const cha
         return gs_y_error(d, n, "%s: devices must be 'all' or a list of GPU indices", path);
     int *idx = gs_arena_alloc(d->arena, sizeof *idx * (size_t)(n->n ? n->n : 1));
     if (!idx)
-        return nomem(d, n);
-    char p[MP_PATH];
+        return gs_y_nomem(d, n);
+    char p[GS_YPATH_MAX];
     for (int i = 0; i < n->n; i++) {
         int64_t v;
-        int rc = gs_y_int(d, n->items[i], mpath(p, "%s.devices[%d]", path, i), 0, GS_MIG_MAX_GPUS - 1, &v);
+        int rc = gs_y_int(d, n->items[i], gs_ypath(p, "%s.devices[%d]", path, i), 0, GS_MIG_MAX_GPUS - 1, &v);
         if (rc)
             return rc;
         idx[i] = (int)v;
@@ -134,8 +115,8 @@ static int decode_counts(struct gs_ydec *d, const struct gs_ynode *n, const char
         return gs_y_error(d, n, "%s: mig-devices must be a map of MIG profile to count", path);
     struct gs_mig_count *c = gs_arena_alloc(d->arena, sizeof *c * (size_t)(n->n ? n->n : 1));
     if (!c)
-        return nomem(d, n);
-    char p[MP_PATH];
+        return gs_y_nomem(d, n);
+    char p[GS_YPATH_MAX];
     for (int i = 0; i < n->n; i++) {
         const struct gs_ynode *k = n->pairs[i].key;
         if (!profile_name_ok(k->text))
@@ -144,7 +125,7 @@ static int decode_counts(struct gs_ydec *d, const struct gs_ynode *n, const char
                               "(expected e.g. 1g.10gb or 1g.10gb+me)",
                               path, k->text);
         int64_t v;
-        int rc = gs_y_int(d, n->pairs[i].value, mpath(p, "%s.mig-devices.%s", path, k->text), 0, 64, &v);
+        int rc = gs_y_int(d, n->pairs[i].value, gs_ypath(p, "%s.mig-devices.%s", path, k->text), 0, 64, &v);
         if (rc)
             return rc;
         c[i] = (struct gs_mig_count){.profile = k->text, .count = (int)v};
@@ -173,12 +154,12 @@ static int decode_entry(struct gs_ydec *d, const struct gs_ynode *n, const char 
     memset(e, 0, sizeof *e);
     const struct gs_ynode *v;
     int rc;
-    char p[MP_PATH];
+    char p[GS_YPATH_MAX];
     if ((v = gs_y_get(n, "device-filter")) && (rc = decode_filter(d, v, path, e)))
         return rc;
     if ((rc = decode_devices(d, gs_y_get(n, "devices"), path, e)))
         return rc;
-    if ((rc = gs_y_bool(d, gs_y_get(n, "mig-enabled"), mpath(p, "%s.mig-enabled", path), &e->mig_enabled)))
+    if ((rc = gs_y_bool(d, gs_y_get(n, "mig-enabled"), gs_ypath(p, "%s.mig-enabled", path), &e->mig_enabled)))
         return rc;
     const struct gs_ynode *md = gs_y_get(n, "mig-devices");
     if (md && (rc = decode_counts(d, md, path, e)))
@@ -203,10 +184,10 @@ int gs_migparted_decode(struct gs_ydec *d, const struct gs_ynode *n, const char 
     const struct gs_ynode *ver = gs_y_get(n, "version");
     if (!ver && n->n > 0)
         return gs_y_error(d, n, "%s: unable to parse with missing 'version' field", path);
-    char p[MP_PATH];
+    char p[GS_YPATH_MAX];
     const char *vs = "";
     int rc;
-    if (ver && (rc = gs_y_str(d, ver, mpath(p, "%s.version", path), &vs)))
+    if (ver && (rc = gs_y_str(d, ver, gs_ypath(p, "%s.version", path), &vs)))
         return rc;
     if (strcmp(vs, "v1") != 0)
         return gs_y_error(d, ver ? ver : n, "%s: unknown version: %.40s", path, vs);
@@ -219,10 +200,10 @@ int gs_migparted_decode(struct gs_ydec *d, const struct gs_ynode *n, const char 
         return gs_y_error(d, mc, "%s: at least one entry in 'mig-configs' is required", path);
     struct gs_migparted_named *cfgs = gs_arena_alloc(d->arena, sizeof *cfgs * (size_t)mc->n);
     if (!cfgs)
-        return nomem(d, mc);
+        return gs_y_nomem(d, mc);
     for (int i = 0; i < mc->n; i++) {
         const struct gs_ynode *k = mc->pairs[i].key, *v = mc->pairs[i].value;
-        mpath(p, "%s.mig-configs.%s", path, k->text);
+        gs_ypath(p, "%s.mig-configs.%s", path, k->text);
         if (!v || v->type != GS_Y_SEQ || v->n == 0) {
             if (v && v->type != GS_Y_SEQ && !gs_y_is_null(v))
                 return gs_y_error(d, v, "%s: expected a list of entries", p);
@@ -230,10 +211,10 @@ int gs_migparted_decode(struct gs_ydec *d, const struct gs_ynode *n, const char 
         }
         struct gs_migparted_entry *ents = gs_arena_alloc(d->arena, sizeof *ents * (size_t)v->n);
         if (!ents)
-            return nomem(d, v);
+            return gs_y_nomem(d, v);
         for (int j = 0; j < v->n; j++) {
-            char ep[MP_PATH];
-            if ((rc = decode_entry(d, v->items[j], mpath(ep, "%s[%d]", p, j), &ents[j])))
+            char ep[GS_YPATH_MAX];
+            if ((rc = decode_entry(d, v->items[j], gs_ypath(ep, "%s[%d]", p, j), &ents[j])))
                 return rc;
         }
         cfgs[i] = (struct gs_migparted_named){.name = k->text, .entries = ents, .nentries = v->n};

@@ -233,6 +233,70 @@ static int copy_name(const struct csv *c, const struct field *fs, int i, const c
     return 0;
 }
 
+/* Read the header record of `c` into f and map it with map_header (same arguments). Returns the
+ * header's field count (> 0), or a negative GS_E* code with err set: an empty file, a bad line or
+ * a missing or repeated column. */
+static int read_header(struct csv *c, struct field *f, const char *const *names, int nnames, int nreq,
+                       const char *expected, int *idx, struct gs_error *err)
+{
+    int nh = csv_next(c, f, err);
+    if (nh < 0)
+        return GS_EINVAL;
+    if (nh == 0)
+        return gs_error_set(err, GS_EINVAL, c->name, 1, 1, "empty file: expected the header %s", expected);
+    int rc = map_header(c, f, nh, names, nnames, nreq, expected, idx, err);
+    return rc ? rc : nh;
+}
+
+/* Split the next body record of `c` into f, before item number `count` (0-based) is added: it
+ * must have nh fields, and count must stay below INT_MAX / 2 ("too many <what>"). Returns 1 with
+ * a record, 0 at the end of input, or -1 with err set. */
+static int next_row(struct csv *c, struct field *f, int nh, int count, const char *what, struct gs_error *err)
+{
+    int n = csv_next(c, f, err);
+    if (n <= 0)
+        return n;
+    if (n != nh) {
+        gs_error_set(err, GS_EINVAL, c->name, c->line, 1, "%d fields: expected %d as in the header", n, nh);
+        return -1;
+    }
+    if (count == INT_MAX / 2) {
+        gs_error_set(err, GS_ERANGE, c->name, c->line, 1, "too many %s", what);
+        return -1;
+    }
+    return 1;
+}
+
+/* Make room for item number `count` in `items`, an array of *cap items of `size` bytes each:
+ * when it is full, doubles it and *cap. Returns the (maybe moved) array, or NULL with err set to
+ * GS_ENOMEM; `items` then stays valid and the caller's to free. */
+static void *grow(void *items, int count, int *cap, size_t size, const char *name, struct gs_error *err)
+{
+    if (count < *cap)
+        return items;
+    void *nb = realloc(items, (size_t)*cap * 2 * size);
+    if (!nb) {
+        gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
+        return NULL;
+    }
+    *cap *= 2;
+    return nb;
+}
+
+/* Field fs[i] as an index into names[0..n-1]. Returns the index, or -1 with err set:
+ * "<what> '<text>': expected <expected>". */
+static int parse_enum(const struct csv *c, const struct field *fs, int i, const char *const *names, int n,
+                      const char *what, const char *expected, struct gs_error *err)
+{
+    const struct field *f = &fs[i];
+    for (int k = 0; k < n; k++)
+        if (feq(f, names[k]))
+            return k;
+    gs_error_set(err, GS_EINVAL, c->name, c->line, fcol(fs, i), "%s '%.*s': expected %s", what,
+                 f->len > 40 ? 40 : f->len, f->p, expected);
+    return -1;
+}
+
 void gs_openb_cluster_free(struct gs_openb_cluster *c)
 {
     if (!c)
@@ -265,42 +329,24 @@ int gs_openb_parse_nodes(const char *name, const char *text, struct gs_openb_mod
     memset(out, 0, sizeof *out);
     struct csv c = {name, skip_bom(text), 0};
     struct field f[MAX_COLS];
-    int nh = csv_next(&c, f, err);
-    if (nh < 0)
-        return GS_EINVAL;
-    if (nh == 0)
-        return gs_error_set(err, GS_EINVAL, name, 1, 1, "empty file: expected the header %s", node_expected);
     int idx[5];
-    int rc = map_header(&c, f, nh, node_cols, 5, 5, node_expected, idx, err);
-    if (rc)
-        return rc;
+    int nh = read_header(&c, f, node_cols, 5, 5, node_expected, idx, err);
+    if (nh < 0)
+        return nh;
     int cap = 1024;
     out->nodes = malloc((size_t)cap * sizeof *out->nodes);
     if (!out->nodes)
         return gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
     for (;;) {
-        int n = csv_next(&c, f, err);
-        if (n < 0)
+        int r = next_row(&c, f, nh, out->n, "nodes", err);
+        if (r < 0)
             goto fail;
-        if (n == 0)
+        if (r == 0)
             break;
-        if (n != nh) {
-            gs_error_set(err, GS_EINVAL, name, c.line, 1, "%d fields: expected %d as in the header", n, nh);
+        void *nb = grow(out->nodes, out->n, &cap, sizeof *out->nodes, name, err);
+        if (!nb)
             goto fail;
-        }
-        if (out->n == INT_MAX / 2) {
-            gs_error_set(err, GS_ERANGE, name, c.line, 1, "too many nodes");
-            goto fail;
-        }
-        if (out->n == cap) {
-            void *nb = realloc(out->nodes, (size_t)cap * 2 * sizeof *out->nodes);
-            if (!nb) {
-                gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
-                goto fail;
-            }
-            out->nodes = nb;
-            cap *= 2;
-        }
+        out->nodes = nb;
         struct gs_openb_node *nd = &out->nodes[out->n];
         memset(nd, 0, sizeof *nd);
         int64_t gpu;
@@ -383,15 +429,10 @@ int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_mode
     memset(out, 0, sizeof *out);
     struct csv c = {name, skip_bom(text), 0};
     struct field f[MAX_COLS];
-    int nh = csv_next(&c, f, err);
-    if (nh < 0)
-        return GS_EINVAL;
-    if (nh == 0)
-        return gs_error_set(err, GS_EINVAL, name, 1, 1, "empty file: expected the header %s", pod_expected);
     int idx[11];
-    int rc = map_header(&c, f, nh, pod_cols, 11, 5, pod_expected, idx, err);
-    if (rc)
-        return rc;
+    int nh = read_header(&c, f, pod_cols, 11, 5, pod_expected, idx, err);
+    if (nh < 0)
+        return nh;
     out->has_spec = idx[5] >= 0;
     out->has_times = idx[8] >= 0;
     struct field empty = {"", 0};
@@ -406,28 +447,15 @@ int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_mode
         goto fail;
     }
     for (;;) {
-        int n = csv_next(&c, f, err);
-        if (n < 0)
+        int r = next_row(&c, f, nh, out->n, "pods", err);
+        if (r < 0)
             goto fail;
-        if (n == 0)
+        if (r == 0)
             break;
-        if (n != nh) {
-            gs_error_set(err, GS_EINVAL, name, c.line, 1, "%d fields: expected %d as in the header", n, nh);
+        void *nb = grow(out->pods, out->n, &cap, sizeof *out->pods, name, err);
+        if (!nb)
             goto fail;
-        }
-        if (out->n == INT_MAX / 2) {
-            gs_error_set(err, GS_ERANGE, name, c.line, 1, "too many pods");
-            goto fail;
-        }
-        if (out->n == cap) {
-            void *nb = realloc(out->pods, (size_t)cap * 2 * sizeof *out->pods);
-            if (!nb) {
-                gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
-                goto fail;
-            }
-            out->pods = nb;
-            cap *= 2;
-        }
+        out->pods = nb;
         struct gs_openb_pod *p = &out->pods[out->n];
         memset(p, 0, sizeof *p);
         int64_t ng, gm;
@@ -463,28 +491,16 @@ int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_mode
         }
         if (idx[6] >= 0) {
             static const char *const q[] = {"", "LS", "BE", "Burstable", "Guaranteed"};
-            int k = 0;
-            while (k < 5 && !feq(&f[idx[6]], q[k]))
-                k++;
-            if (k == 5) {
-                gs_error_set(err, GS_EINVAL, name, c.line, fcol(f, idx[6]),
-                             "qos '%.*s': expected LS, BE, Burstable, Guaranteed or empty",
-                             f[idx[6]].len > 40 ? 40 : f[idx[6]].len, f[idx[6]].p);
+            int k = parse_enum(&c, f, idx[6], q, 5, "qos", "LS, BE, Burstable, Guaranteed or empty", err);
+            if (k < 0)
                 goto fail;
-            }
             p->qos = (enum gs_openb_qos)k;
         }
         if (idx[7] >= 0) {
             static const char *const ph[] = {"", "Pending", "Running", "Succeeded", "Failed"};
-            int k = 0;
-            while (k < 5 && !feq(&f[idx[7]], ph[k]))
-                k++;
-            if (k == 5) {
-                gs_error_set(err, GS_EINVAL, name, c.line, fcol(f, idx[7]),
-                             "pod_phase '%.*s': expected Pending, Running, Succeeded, Failed or empty",
-                             f[idx[7]].len > 40 ? 40 : f[idx[7]].len, f[idx[7]].p);
+            int k = parse_enum(&c, f, idx[7], ph, 5, "pod_phase", "Pending, Running, Succeeded, Failed or empty", err);
+            if (k < 0)
                 goto fail;
-            }
             p->phase = (enum gs_openb_phase)k;
         }
         if (parse_time(&c, f, idx[8], "creation_time", &p->creation_s, err) ||

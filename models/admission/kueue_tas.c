@@ -80,9 +80,10 @@ static void fill(struct tas *t, int lo, int hi, int level, int64_t count)
     for (int i = lo; i < hi; i = child_end(t, i, hi, level))
         t->used[i] = -1;
     while (count > 0) {
-        /* BestFit: the smallest child that holds what is left ... */
-        int best = -1;
-        int64_t best_cap = 0;
+        /* One pass over the children not given pods yet finds both candidates: the smallest
+         * that holds what is left (best) and the one with the most room (big). */
+        int best = -1, big = -1;
+        int64_t best_cap = 0, big_cap = 0;
         for (int i = lo; i < hi; i = child_end(t, i, hi, level)) {
             if (t->used[i] >= 0)
                 continue;
@@ -91,23 +92,17 @@ static void fill(struct tas *t, int lo, int hi, int level, int64_t count)
                 best = i;
                 best_cap = c;
             }
-        }
-        if (best >= 0) {
-            t->used[best] = (int)count;
-            break;
-        }
-        /* ... else the child with the most room, filled up. */
-        int big = -1;
-        int64_t big_cap = 0;
-        for (int i = lo; i < hi; i = child_end(t, i, hi, level)) {
-            if (t->used[i] >= 0)
-                continue;
-            int64_t c = capacity(t, i, child_end(t, i, hi, level));
             if (c > big_cap) {
                 big = i;
                 big_cap = c;
             }
         }
+        /* BestFit: the smallest child that holds what is left ... */
+        if (best >= 0) {
+            t->used[best] = (int)count;
+            break;
+        }
+        /* ... else the child with the most room, filled up. */
         if (big < 0)
             break; /* cannot happen: the caller checked the capacity */
         t->used[big] = (int)big_cap;

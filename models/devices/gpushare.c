@@ -102,7 +102,10 @@ int gs_gpushare_choose(const struct gs_gpushare *g, const struct gs_gpushare_req
     return 0;
 }
 
-int gs_gpushare_commit(struct gs_gpushare *g, const struct gs_gpushare_alloc *a)
+/* Add sign * a->milli (sign -1 takes, +1 gives back) to each GPU of `a`, all or nothing: GS_EINVAL,
+ * g unchanged, when `a` is malformed, names a GPU g lacks, or a GPU would go below 0 (taking) or
+ * above GS_GPU_MILLI (giving back). */
+static int apply(struct gs_gpushare *g, const struct gs_gpushare_alloc *a, int sign)
 {
     if (a->n < 0 || a->n > GS_GPUS_MAX || a->milli < 0 || a->milli > GS_GPU_MILLI)
         return GS_EINVAL;
@@ -110,12 +113,20 @@ int gs_gpushare_commit(struct gs_gpushare *g, const struct gs_gpushare_alloc *a)
     memcpy(next, g->free_milli, sizeof next);
     for (int k = 0; k < a->n; k++) {
         int i = a->gpu[k];
-        if (i >= g->ngpu || next[i] < a->milli)
+        if (i >= g->ngpu)
             return GS_EINVAL;
-        next[i] = (int16_t)(next[i] - a->milli);
+        int v = next[i] + sign * a->milli;
+        if (sign < 0 ? v < 0 : v > GS_GPU_MILLI)
+            return GS_EINVAL;
+        next[i] = (int16_t)v;
     }
     memcpy(g->free_milli, next, sizeof next);
     return 0;
+}
+
+int gs_gpushare_commit(struct gs_gpushare *g, const struct gs_gpushare_alloc *a)
+{
+    return apply(g, a, -1);
 }
 
 int gs_gpushare_allocate(struct gs_gpushare *g, const struct gs_gpushare_req *r, int gpu,
@@ -127,16 +138,5 @@ int gs_gpushare_allocate(struct gs_gpushare *g, const struct gs_gpushare_req *r,
 
 int gs_gpushare_release(struct gs_gpushare *g, const struct gs_gpushare_alloc *a)
 {
-    if (a->n < 0 || a->n > GS_GPUS_MAX || a->milli < 0 || a->milli > GS_GPU_MILLI)
-        return GS_EINVAL;
-    int16_t next[GS_GPUS_MAX];
-    memcpy(next, g->free_milli, sizeof next);
-    for (int k = 0; k < a->n; k++) {
-        int i = a->gpu[k];
-        if (i >= g->ngpu || next[i] + a->milli > GS_GPU_MILLI)
-            return GS_EINVAL;
-        next[i] = (int16_t)(next[i] + a->milli);
-    }
-    memcpy(g->free_milli, next, sizeof next);
-    return 0;
+    return apply(g, a, +1);
 }

@@ -9,25 +9,7 @@
 #include <strings.h>
 
 #include "sim/scenario/dpconfig.h"
-
-#define DP_PATH 320
-
-static char *dpath(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *dpath(char *buf, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, DP_PATH, fmt, ap);
-    va_end(ap);
-    if (n >= DP_PATH)
-        memcpy(buf + DP_PATH - 4, "...", 4);
-    return buf;
-}
-
-static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
-{
-    return gs_error_set(d->err, GS_ENOMEM, n ? n->file : "", n ? n->line : 0, n ? n->col : 0, "out of memory");
-}
+#include "sim/scenario/ydec_util.h"
 
 /* "invalid device-plugin config at <path>: <the plugin's message>" */
 static int refuse(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *fmt, ...)
@@ -54,7 +36,7 @@ static int warn(struct gs_ydec *d, struct gs_dp_configs *w, const struct gs_ynod
     struct gs_dp_warning *arr = gs_arena_alloc(d->arena, sizeof *arr * (size_t)(w->nwarnings + 1));
     char *m = gs_arena_strdup(d->arena, msg);
     if (!arr || !m)
-        return nomem(d, n);
+        return gs_y_nomem(d, n);
     if (w->nwarnings)
         memcpy(arr, w->warnings, sizeof *arr * (size_t)w->nwarnings);
     arr[w->nwarnings] = (struct gs_dp_warning){.file = n->file, .line = n->line, .col = n->col, .msg = m};
@@ -190,7 +172,7 @@ static int resource_name(struct gs_ydec *d, const struct gs_ynode *n, const char
     char *full = strncmp(raw, "nvidia.com/", 11) == 0 ? gs_arena_strdup(d->arena, raw)
                                                       : gs_arena_printf(d->arena, "nvidia.com/%s", raw);
     if (!full)
-        return nomem(d, n);
+        return gs_y_nomem(d, n);
     if (strlen(full) > 63)
         return refuse(d, n, path, "fully-qualified resource name must be 63 characters or less: %s", full);
     const char *name = strchr(full, '/');
@@ -237,7 +219,7 @@ static int devices(struct gs_ydec *d, const struct gs_ynode *n, const char *path
         return refuse(d, n, path, "unrecognized type for devices spec: an object");
     const char **list = gs_arena_alloc(d->arena, sizeof *list * (size_t)(n->n ? n->n : 1));
     if (!list)
-        return nomem(d, n);
+        return gs_y_nomem(d, n);
     for (int i = 0; i < n->n; i++) {
         const struct gs_ynode *it = n->items[i];
         const char *s = it->type == GS_Y_SCALAR ? it->text : "";
@@ -270,23 +252,23 @@ static int resource(struct gs_ydec *d, struct gs_dp_configs *w, const struct gs_
     if (rc)
         return rc;
     memset(r, 0, sizeof *r);
-    char p[DP_PATH];
+    char p[GS_YPATH_MAX];
     const struct gs_ynode *v = get(n, "name", false);
     if (!v)
         return refuse(d, n, path, "no resource name specified");
-    if ((rc = resource_name(d, v, dpath(p, "%s.name", path), &r->name)))
+    if ((rc = resource_name(d, v, gs_ypath(p, "%s.name", path), &r->name)))
         return rc;
-    if ((v = get(n, "devices", false)) && (rc = devices(d, v, dpath(p, "%s.devices", path), r)))
+    if ((v = get(n, "devices", false)) && (rc = devices(d, v, gs_ypath(p, "%s.devices", path), r)))
         return rc;
     if (!(v = get(n, "replicas", false)))
         return refuse(d, n, path, "no replicas specified");
     int64_t reps = 0;
-    if ((rc = dp_int(d, v, dpath(p, "%s.replicas", path), &reps)))
+    if ((rc = dp_int(d, v, gs_ypath(p, "%s.replicas", path), &reps)))
         return rc;
     if (reps < 2)
         return refuse(d, v, p, "number of replicas must be >= 2");
     r->replicas = (int)reps;
-    if ((v = get(n, "rename", false)) && (rc = resource_name(d, v, dpath(p, "%s.rename", path), &r->rename)))
+    if ((v = get(n, "rename", false)) && (rc = resource_name(d, v, gs_ypath(p, "%s.rename", path), &r->rename)))
         return rc;
     return 0;
 }
@@ -312,13 +294,13 @@ static int replicated(struct gs_ydec *d, struct gs_dp_configs *w, const struct g
     int rc = check_keys(d, w, n, path, keys, false);
     if (rc)
         return rc;
-    char p[DP_PATH];
+    char p[GS_YPATH_MAX];
     const struct gs_ynode *v;
     if ((v = get(n, "renameByDefault", false)) &&
-        (rc = dp_bool(d, v, dpath(p, "%s.renameByDefault", path), &out->rename_by_default)))
+        (rc = dp_bool(d, v, gs_ypath(p, "%s.renameByDefault", path), &out->rename_by_default)))
         return rc;
     if ((v = get(n, "failRequestsGreaterThanOne", false))) {
-        if ((rc = dp_bool(d, v, dpath(p, "%s.failRequestsGreaterThanOne", path), &out->fail_gt1)))
+        if ((rc = dp_bool(d, v, gs_ypath(p, "%s.failRequestsGreaterThanOne", path), &out->fail_gt1)))
             return rc;
         out->fail_gt1_given = !gs_y_is_null(v);
     }
@@ -330,14 +312,14 @@ static int replicated(struct gs_ydec *d, struct gs_dp_configs *w, const struct g
                       json_type(v));
     out->res = gs_arena_alloc(d->arena, sizeof *out->res * (size_t)v->n);
     if (!out->res)
-        return nomem(d, v);
+        return gs_y_nomem(d, v);
     for (int i = 0; i < v->n; i++) {
-        if ((rc = resource(d, w, v->items[i], dpath(p, "%s.resources[%d]", path, i), &out->res[i])))
+        if ((rc = resource(d, w, v->items[i], gs_ypath(p, "%s.resources[%d]", path, i), &out->res[i])))
             return rc;
         if (out->rename_by_default && !out->res[i].rename) {
             out->res[i].rename = gs_arena_printf(d->arena, "%s.shared", out->res[i].name);
             if (!out->res[i].rename)
-                return nomem(d, v);
+                return gs_y_nomem(d, v);
         }
     }
     out->n = v->n;
@@ -365,11 +347,11 @@ static int flags(struct gs_ydec *d, struct gs_dp_configs *w, const struct gs_yno
     int rc = check_keys(d, w, n, path, flag_keys, true);
     if (rc)
         return rc;
-    char p[DP_PATH];
+    char p[GS_YPATH_MAX];
     const struct gs_ynode *v;
     if ((v = get(n, "migStrategy", true)) && !gs_y_is_null(v)) {
         const char *s;
-        if ((rc = dp_string(d, v, dpath(p, "%s.migStrategy", path), &s)))
+        if ((rc = dp_string(d, v, gs_ypath(p, "%s.migStrategy", path), &s)))
             return rc;
         static const char *const names[] = {"none", "single", "mixed"};
         int k = -1;
@@ -388,24 +370,24 @@ static int flags(struct gs_ydec *d, struct gs_dp_configs *w, const struct gs_yno
                             p, s, gs_mig_strategy_name((enum gs_mig_strategy)mig_override))))
             return rc;
     }
-    if ((v = get(n, "failOnInitError", true)) && (rc = dp_bool(d, v, dpath(p, "%s.failOnInitError", path),
+    if ((v = get(n, "failOnInitError", true)) && (rc = dp_bool(d, v, gs_ypath(p, "%s.failOnInitError", path),
                                                                &c->fail_on_init_error)))
         return rc;
     const struct gs_ynode *pl = get(n, "plugin", true);
     if (pl && pl->type == GS_Y_MAP) {
-        if ((rc = check_keys(d, w, pl, dpath(p, "%s.plugin", path), plugin_keys, true)))
+        if ((rc = check_keys(d, w, pl, gs_ypath(p, "%s.plugin", path), plugin_keys, true)))
             return rc;
         if ((v = get(pl, "deviceIDStrategy", true)) && !gs_y_is_null(v)) {
             const char *s;
-            char ip[DP_PATH];
-            if ((rc = dp_string(d, v, dpath(ip, "%s.deviceIDStrategy", p), &s)))
+            char ip[GS_YPATH_MAX];
+            if ((rc = dp_string(d, v, gs_ypath(ip, "%s.deviceIDStrategy", p), &s)))
                 return rc;
             if (strcmp(s, "uuid") != 0 && strcmp(s, "index") != 0)
                 return refuse(d, v, ip, "invalid --device-id-strategy option: %s", s);
         }
     }
     const struct gs_ynode *g = get(n, "gfd", true);
-    if (g && g->type == GS_Y_MAP && (rc = check_keys(d, w, g, dpath(p, "%s.gfd", path), gfd_keys, true)))
+    if (g && g->type == GS_Y_MAP && (rc = check_keys(d, w, g, gs_ypath(p, "%s.gfd", path), gfd_keys, true)))
         return rc;
     return 0;
 }
@@ -421,37 +403,37 @@ int gs_scn_dpconfig(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
     int rc = check_keys(d, w, n, path, top_keys, true);
     if (rc)
         return rc;
-    char p[DP_PATH];
+    char p[GS_YPATH_MAX];
     const struct gs_ynode *v;
     if ((v = get(n, "version", true)) && !gs_y_is_null(v)) {
         const char *s;
-        if ((rc = dp_string(d, v, dpath(p, "%s.version", path), &s)))
+        if ((rc = dp_string(d, v, gs_ypath(p, "%s.version", path), &s)))
             return rc;
         if (*s && strcmp(s, "v1") != 0)
             return refuse(d, v, p, "unknown version: %s", s);
     }
     if ((v = get(n, "flags", true)) && !gs_y_is_null(v) &&
-        (rc = flags(d, w, v, dpath(p, "%s.flags", path), mig_override, out)))
+        (rc = flags(d, w, v, gs_ypath(p, "%s.flags", path), mig_override, out)))
         return rc;
     if ((v = get(n, "resources", true)) && !gs_y_is_null(v) &&
         (rc = warn(d, w, v, "%s.resources: customizing the 'resources' field is not yet supported in the config; "
                             "ignored by the device plugin", path)))
         return rc;
     if ((v = get(n, "imex", true)) && v->type == GS_Y_MAP &&
-        (rc = check_keys(d, w, v, dpath(p, "%s.imex", path), imex_keys, true)))
+        (rc = check_keys(d, w, v, gs_ypath(p, "%s.imex", path), imex_keys, true)))
         return rc;
     const struct gs_ynode *sh = get(n, "sharing", true);
     if (!sh || gs_y_is_null(sh))
         return 0;
-    dpath(p, "%s.sharing", path);
+    gs_ypath(p, "%s.sharing", path);
     if (sh->type != GS_Y_MAP)
         return refuse(d, sh, p, "json: cannot unmarshal %s into Go value of type v1.Sharing", json_type(sh));
     if ((rc = check_keys(d, w, sh, p, sharing_keys, true)))
         return rc;
     struct replicated ts, mps;
-    char sp[DP_PATH];
-    if ((rc = replicated(d, w, get(sh, "timeSlicing", true), dpath(sp, "%s.timeSlicing", p), &ts)) ||
-        (rc = replicated(d, w, get(sh, "mps", true), dpath(sp, "%s.mps", p), &mps)))
+    char sp[GS_YPATH_MAX];
+    if ((rc = replicated(d, w, get(sh, "timeSlicing", true), gs_ypath(sp, "%s.timeSlicing", p), &ts)) ||
+        (rc = replicated(d, w, get(sh, "mps", true), gs_ypath(sp, "%s.mps", p), &mps)))
         return rc;
     /* Sharing.SharingStrategy(): MPS when it has resources, else time-slicing. */
     const struct replicated *act = NULL;
@@ -506,7 +488,7 @@ int gs_scn_dpconfigs(struct gs_ydec *d, const struct gs_ynode *n, const char *pa
     struct gs_dp_config *cfgs;
     if (!data) {
         if (!(cfgs = gs_arena_alloc(d->arena, sizeof *cfgs)))
-            return nomem(d, n);
+            return gs_y_nomem(d, n);
         if ((rc = gs_scn_dpconfig(d, n, path, "", mig_override, cfgs, out)))
             return rc;
         out->configs = cfgs;
@@ -516,18 +498,18 @@ int gs_scn_dpconfigs(struct gs_ydec *d, const struct gs_ynode *n, const char *pa
     static const char *const keys[] = {"name", "create", "default", "data", NULL};
     if ((rc = gs_y_check_map(d, n, path, keys, NULL, NULL)))
         return rc;
-    char p[DP_PATH];
-    if ((rc = gs_y_want_map(d, data, dpath(p, "%s.data", path))))
+    char p[GS_YPATH_MAX];
+    if ((rc = gs_y_want_map(d, data, gs_ypath(p, "%s.data", path))))
         return rc;
     if (data->n == 0)
         return gs_y_error(d, data, "%s is empty: give at least one named config", p);
     if (!(cfgs = gs_arena_alloc(d->arena, sizeof *cfgs * (size_t)data->n)))
-        return nomem(d, data);
+        return gs_y_nomem(d, data);
     out->named = true;
     for (int i = 0; i < data->n; i++) {
         const struct gs_ynode *doc = NULL;
-        char ip[DP_PATH];
-        dpath(ip, "%s.data.%s", path, data->pairs[i].key->text);
+        char ip[GS_YPATH_MAX];
+        gs_ypath(ip, "%s.data.%s", path, data->pairs[i].key->text);
         if ((rc = doc_node(d, data->pairs[i].value, ip, &doc)) ||
             (rc = gs_scn_dpconfig(d, doc, ip, data->pairs[i].key->text, mig_override, &cfgs[i], out)))
             return rc;
@@ -536,7 +518,7 @@ int gs_scn_dpconfigs(struct gs_ydec *d, const struct gs_ynode *n, const char *pa
     out->n = data->n;
     const struct gs_ynode *def = gs_y_get(n, "default");
     if (def && !gs_y_is_null(def)) {
-        if ((rc = gs_y_str(d, def, dpath(p, "%s.default", path), &out->default_name)))
+        if ((rc = gs_y_str(d, def, gs_ypath(p, "%s.default", path), &out->default_name)))
             return rc;
         bool found = false;
         for (int i = 0; i < out->n; i++)

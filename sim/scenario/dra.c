@@ -20,15 +20,11 @@
 #include "gpusim/dra_state.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
+#include "sim/scenario/ydec_util.h"
 
 #define GS_DRA_MAX_OBJECTS 256
 #define GS_DRA_MAX_REQUESTS 32
 #define GS_DRA_MAX_SELECTORS 32
-
-static int oom(struct gs_ydec *d)
-{
-    return gs_error_set(d->err, GS_ENOMEM, "", 0, 0, "out of memory");
-}
 
 struct gs_dra_spec *gs_scn_dra_spec(struct gs_ydec *d, struct gs_scenario *sc)
 {
@@ -53,6 +49,16 @@ void gs_scn_dra_free(struct gs_scenario *sc)
         gs_dra_spec_free(sc->dra);
 }
 
+/* Check that `seq` (at `path`) is a sequence of at most `max` items, with the API server's
+ * "<path>: Too many: <n>: must have at most <max> items". Returns 0 or GS_EINVAL (d->err set). */
+static int want_seq_max(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, int max)
+{
+    int rc = gs_y_want_seq(d, seq, path);
+    if (!rc && seq->n > max)
+        rc = gs_y_error(d, seq, "%s: Too many: %d: must have at most %d items", path, seq->n, max);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ CEL selectors */
 
 /* A CEL error at the expression's scalar `n`: the position points into the expression when it
@@ -75,14 +81,12 @@ static int selectors(struct gs_ydec *d, const struct gs_ynode *seq, const char *
     *nout = 0;
     if (!seq || gs_y_is_null(seq))
         return 0;
-    int rc = gs_y_want_seq(d, seq, path);
+    int rc = want_seq_max(d, seq, path, GS_DRA_MAX_SELECTORS);
     if (rc)
         return rc;
-    if (seq->n > GS_DRA_MAX_SELECTORS)
-        return gs_y_error(d, seq, "%s: Too many: %d: must have at most %d items", path, seq->n, GS_DRA_MAX_SELECTORS);
     struct gs_dra_selector *s = gs_arena_alloc(d->arena, sizeof *s * (size_t)(seq->n ? seq->n : 1));
     if (!s)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     static const char *const keys[] = {"cel", NULL};
     static const char *const cel_keys[] = {"expression", NULL};
     for (int i = 0; i < seq->n; i++) {
@@ -100,7 +104,7 @@ static int selectors(struct gs_ydec *d, const struct gs_ynode *seq, const char *
         struct gs_error ce = {0};
         rc = gs_cel_compile(s[i].expression, &s[i].prog, &ce);
         if (rc == GS_ENOMEM)
-            return oom(d);
+            return gs_y_nomem(d, NULL);
         if (rc) {
             for (int k = 0; k < i; k++)
                 gs_cel_free(s[k].prog), s[k].prog = NULL;
@@ -189,13 +193,11 @@ static int claim_spec(struct gs_ydec *d, const struct gs_ynode *n, const char *p
     if (!reqs || gs_y_is_null(reqs))
         return 0; /* an empty claim: allocated with no devices */
     gs_scn_path(pr, "%s.requests", p);
-    if ((rc = gs_y_want_seq(d, reqs, pr)))
+    if ((rc = want_seq_max(d, reqs, pr, GS_DRA_MAX_REQUESTS)))
         return rc;
-    if (reqs->n > GS_DRA_MAX_REQUESTS)
-        return gs_y_error(d, reqs, "%s: Too many: %d: must have at most %d items", pr, reqs->n, GS_DRA_MAX_REQUESTS);
     s->requests = gs_arena_alloc(d->arena, sizeof *s->requests * (size_t)(reqs->n ? reqs->n : 1));
     if (!s->requests)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     for (int i = 0; i < reqs->n; i++) {
         char pi[GS_SCN_PATH];
         rc = request(d, reqs->items[i], gs_scn_path(pi, "%s[%d]", pr, i), &s->requests[i]);
@@ -255,7 +257,7 @@ int gs_scn_dra_object(struct gs_ydec *d, const struct gs_ynode *n, const char *p
                                             path, api_version));
     struct gs_dra_spec *s = gs_scn_dra_spec(d, sc);
     if (!s)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     static const char *const keys[] = {"apiVersion", "kind", "metadata", "spec", NULL};
     static const char *const req[] = {"metadata", "spec", NULL};
     static const char *const later[] = {"status", NULL};
@@ -340,15 +342,13 @@ int gs_scn_dra_pod_claims(struct gs_ydec *d, const struct gs_ynode *seq, const c
     *out = NULL;
     if (!seq || gs_y_is_null(seq))
         return 0;
-    int rc = gs_y_want_seq(d, seq, path);
+    int rc = want_seq_max(d, seq, path, GS_DRA_POD_CLAIMS_MAX);
     if (rc || seq->n == 0)
         return rc;
-    if (seq->n > GS_DRA_POD_CLAIMS_MAX)
-        return gs_y_error(d, seq, "%s: Too many: %d: must have at most %d items", path, seq->n, GS_DRA_POD_CLAIMS_MAX);
     struct gs_pod_claims *pc = gs_arena_alloc(d->arena, sizeof *pc);
     struct gs_pod_claim_ref *refs = gs_arena_alloc(d->arena, sizeof *refs * (size_t)seq->n);
     if (!pc || !refs)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     static const char *const keys[] = {"name", "resourceClaimName", "resourceClaimTemplateName", NULL};
     static const char *const req[] = {"name", NULL};
     for (int i = 0; i < seq->n; i++) {
@@ -419,7 +419,7 @@ int gs_scn_dra_version(struct gs_ydec *d, const struct gs_ynode *v, const char *
     }
     struct gs_dra_spec *s = gs_scn_dra_spec(d, sc);
     if (!s)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     s->chart_version = ver;
     s->publish_index = idx;
     return 0;
@@ -446,7 +446,7 @@ int gs_scn_dra_driver(struct gs_ydec *d, const struct gs_ynode *n, const char *p
         return rc;
     struct gs_dra_spec *s = gs_scn_dra_spec(d, sc);
     if (!s)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     char p[GS_SCN_PATH];
     bool enabled = true, gpus = true, cds = false;
     const struct gs_ynode *v;
@@ -607,7 +607,7 @@ int gs_scn_dra_finish(struct gs_ydec *d, const struct gs_ynode *objects, struct 
         /* The chart's DeviceClasses, unless spec.objects has one of that name. */
         struct gs_device_class nv[2];
         if ((rc = gs_device_class_nvidia(nv, d->arena, s->extended_resource, d->err)))
-            return rc == GS_ENOMEM ? oom(d) : rc;
+            return rc == GS_ENOMEM ? gs_y_nomem(d, NULL) : rc;
         for (int i = 0; i < 2; i++) {
             if (gs_dra_spec_class(s, nv[i].name))
                 gs_device_class_free(&nv[i]);
@@ -652,7 +652,7 @@ int gs_scn_dra_expect_status(struct gs_ydec *d, const struct gs_ynode *st, const
         return rc;
     struct gs_dra_expect_status *e = gs_arena_alloc(d->arena, sizeof *e);
     if (!e)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     const struct gs_ynode *a = gs_y_get(st, "allocation");
     if (a) {
         e->has_allocation = true;
@@ -683,7 +683,7 @@ int gs_scn_dra_expect_status(struct gs_ydec *d, const struct gs_ynode *st, const
                             return rc;
                         struct gs_dra_expect_result *r = gs_arena_alloc(d->arena, sizeof *r * (size_t)(rs->n + 1));
                         if (!r)
-                            return oom(d);
+                            return gs_y_nomem(d, NULL);
                         for (int i = 0; i < rs->n; i++) {
                             char ip[GS_SCN_PATH];
                             gs_scn_path(ip, "%s[%d]", rp, i);
@@ -712,7 +712,7 @@ int gs_scn_dra_expect_status(struct gs_ydec *d, const struct gs_ynode *st, const
                 return rc;
             struct gs_dra_expect_reserved *r = gs_arena_alloc(d->arena, sizeof *r * (size_t)(rf->n + 1));
             if (!r)
-                return oom(d);
+                return gs_y_nomem(d, NULL);
             for (int i = 0; i < rf->n; i++) {
                 char ip[GS_SCN_PATH];
                 gs_scn_path(ip, "%s[%d]", p, i);

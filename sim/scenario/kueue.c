@@ -17,6 +17,7 @@
 #include "gpusim/kueue.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
+#include "sim/scenario/ydec_util.h"
 
 #define GS_KQ_MAX_OBJECTS 256
 
@@ -36,11 +37,6 @@ static struct gs_kueue_spec *spec_of(struct gs_ydec *d, struct gs_scenario *sc)
     gs_kueue_config_defaults(&s->config);
     sc->kueue = s;
     return s;
-}
-
-static int oom(struct gs_ydec *d)
-{
-    return gs_error_set(d->err, GS_ENOMEM, "", 0, 0, "out of memory");
 }
 
 /* metadata.name of a cluster-scoped or namespaced Kueue object. */
@@ -75,6 +71,33 @@ static int too_many(struct gs_ydec *d, const struct gs_ynode *n, const char *kin
     return gs_y_error(d, n, "too many %s objects: gpusim takes at most %d of each Kueue kind", kind, GS_KQ_MAX_OBJECTS);
 }
 
+/* What every Kueue object starts with: `n` is a map of apiVersion, kind, metadata and spec
+ * (metadata required, spec too when spec_required), and metadata.name (namespace too when
+ * namespace_ is not NULL, see object_name) is valid for `kind`. *name and *namespace_ point into
+ * the tree. Returns 0 or the error code (d->err set). */
+static int object_head(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *kind,
+                       bool spec_required, const char **name, const char **namespace_)
+{
+    static const char *const keys[] = {"apiVersion", "kind", "metadata", "spec", NULL};
+    static const char *const req_meta[] = {"metadata", NULL};
+    static const char *const req_spec[] = {"metadata", "spec", NULL};
+    int rc = gs_y_check_map(d, n, path, keys, NULL, spec_required ? req_spec : req_meta);
+    return rc ? rc : object_name(d, n, path, kind, name, namespace_);
+}
+
+/* Refuse object `name` of `kind` (plural: its resource, as "clusterqueues") when one of that
+ * name exists already (`exists`) or `count` objects of the kind fill GS_KQ_MAX_OBJECTS.
+ * Returns 0 or GS_EINVAL (d->err set). */
+static int check_new(struct gs_ydec *d, const struct gs_ynode *n, const char *kind, const char *plural,
+                     const char *name, bool exists, int count)
+{
+    if (exists)
+        return duplicate(d, gs_y_get(n, "metadata"), plural, name);
+    if (count >= GS_KQ_MAX_OBJECTS)
+        return too_many(d, n, kind);
+    return 0;
+}
+
 /* A quantity in gpusim units for resource `r`. */
 static int amount(struct gs_ydec *d, const struct gs_ynode *n, const char *path, int r, int64_t *out)
 {
@@ -88,6 +111,17 @@ static int amount(struct gs_ydec *d, const struct gs_ynode *n, const char *path,
     return gs_scn_check_amount(d, n, path, d->world->res.names[r], *out);
 }
 
+/* Check that `seq` (at `path`) is a sequence of lo to hi items, with the API server's "<path>:
+ * Invalid value: must have between <lo> and <hi> items, got <n>". Returns 0 or GS_EINVAL (d->err
+ * set). */
+static int want_seq_between(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, int lo, int hi)
+{
+    int rc = gs_y_want_seq(d, seq, path);
+    if (!rc && (seq->n < lo || seq->n > hi))
+        rc = gs_y_error(d, seq, "%s: Invalid value: must have between %d and %d items, got %d", path, lo, hi, seq->n);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ ResourceFlavor */
 
 static int flavor_taints(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, struct gs_kueue_flavor *f)
@@ -99,7 +133,7 @@ static int flavor_taints(struct gs_ydec *d, const struct gs_ynode *seq, const ch
         return gs_y_error(d, seq->items[8], "%s: Too many: %d: must have at most 8 items", path, seq->n);
     f->node_taints = gs_arena_alloc(d->arena, sizeof *f->node_taints * (size_t)seq->n);
     if (!f->node_taints)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     static const char *const keys[] = {"key", "value", "effect", "timeAdded", NULL};
     static const char *const req[] = {"key", "effect", NULL};
     static const char *const effects[] = {"NoSchedule", "PreferNoSchedule", "NoExecute", NULL};
@@ -129,19 +163,14 @@ static int flavor_taints(struct gs_ydec *d, const struct gs_ynode *seq, const ch
 
 static int resource_flavor(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_kueue_spec *s)
 {
-    static const char *const keys[] = {"apiVersion", "kind", "metadata", "spec", NULL};
     static const char *const spec_keys[] = {"nodeLabels", "nodeTaints", "tolerations", "topologyName", NULL};
     char p[GS_SCN_PATH];
-    int rc = gs_y_check_map(d, n, path, keys, NULL, (const char *const[]){"metadata", NULL});
-    if (rc)
-        return rc;
     const char *name;
-    if ((rc = object_name(d, n, path, "ResourceFlavor", &name, NULL)))
+    int rc;
+    if ((rc = object_head(d, n, path, "ResourceFlavor", false, &name, NULL)) ||
+        (rc = check_new(d, n, "ResourceFlavor", "resourceflavors", name, gs_kueue_find_flavor(s, name) >= 0,
+                        s->nflavors)))
         return rc;
-    if (gs_kueue_find_flavor(s, name) >= 0)
-        return duplicate(d, gs_y_get(n, "metadata"), "resourceflavors", name);
-    if (s->nflavors >= GS_KQ_MAX_OBJECTS)
-        return too_many(d, n, "ResourceFlavor");
     struct gs_kueue_flavor *f = &s->flavors[s->nflavors];
     memset(f, 0, sizeof *f);
     f->name = name;
@@ -243,7 +272,7 @@ static int flavor_resources(struct gs_ydec *d, const struct gs_ynode *seq, const
                           "the coveredResources (%d, got %d)", path, g->ncovered, seq->n);
     fq->res = gs_arena_alloc(d->arena, sizeof *fq->res * (size_t)seq->n);
     if (!fq->res)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     static const char *const keys[] = {"name", "nominalQuota", "borrowingLimit", "lendingLimit", NULL};
     static const char *const req[] = {"name", "nominalQuota", NULL};
     for (int i = 0; i < seq->n; i++) {
@@ -295,13 +324,11 @@ static int resource_group(struct gs_ydec *d, const struct gs_ynode *m, const cha
         return rc;
     char p[GS_SCN_PATH], pk[GS_SCN_PATH];
     const struct gs_ynode *cov = gs_y_get(m, "coveredResources");
-    if ((rc = gs_y_want_seq(d, cov, gs_scn_path(p, "%s.coveredResources", path))))
+    if ((rc = want_seq_between(d, cov, gs_scn_path(p, "%s.coveredResources", path), 1, 64)))
         return rc;
-    if (cov->n < 1 || cov->n > 64)
-        return gs_y_error(d, cov, "%s: Invalid value: must have between 1 and 64 items, got %d", p, cov->n);
     g->covered = gs_arena_alloc(d->arena, sizeof *g->covered * (size_t)cov->n);
     if (!g->covered)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     for (int i = 0; i < cov->n; i++) {
         const char *name;
         if ((rc = gs_y_kstr(d, cov->items[i], gs_scn_path(pk, "%s[%d]", p, i), &name)))
@@ -322,13 +349,11 @@ static int resource_group(struct gs_ydec *d, const struct gs_ynode *m, const cha
         g->covered[g->ncovered++] = r;
     }
     const struct gs_ynode *fl = gs_y_get(m, "flavors");
-    if ((rc = gs_y_want_seq(d, fl, gs_scn_path(p, "%s.flavors", path))))
+    if ((rc = want_seq_between(d, fl, gs_scn_path(p, "%s.flavors", path), 1, 64)))
         return rc;
-    if (fl->n < 1 || fl->n > 64)
-        return gs_y_error(d, fl, "%s: Invalid value: must have between 1 and 64 items, got %d", p, fl->n);
     g->flavors = gs_arena_alloc(d->arena, sizeof *g->flavors * (size_t)fl->n);
     if (!g->flavors)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     static const char *const fkeys[] = {"name", "resources", NULL};
     for (int i = 0; i < fl->n; i++) {
         char fp[GS_SCN_PATH];
@@ -380,22 +405,16 @@ static int ns_selector(struct gs_ydec *d, const struct gs_ynode *m, const char *
 
 static int cluster_queue(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_kueue_spec *s)
 {
-    static const char *const keys[] = {"apiVersion", "kind", "metadata", "spec", NULL};
     static const char *const spec_keys[] = {"namespaceSelector", "cohort", "cohortName", "queueingStrategy",
                                             "resourceGroups", "preemption", NULL};
     static const char *const spec_later[] = {"admissionChecks", "admissionChecksStrategy", "flavorFungibility",
                                              "fairSharing", "stopPolicy", "admissionScope", NULL};
     char p[GS_SCN_PATH], pk[GS_SCN_PATH];
-    int rc = gs_y_check_map(d, n, path, keys, NULL, (const char *const[]){"metadata", NULL});
-    if (rc)
-        return rc;
     const char *name;
-    if ((rc = object_name(d, n, path, "ClusterQueue", &name, NULL)))
+    int rc;
+    if ((rc = object_head(d, n, path, "ClusterQueue", false, &name, NULL)) ||
+        (rc = check_new(d, n, "ClusterQueue", "clusterqueues", name, gs_kueue_find_cq(s, name) >= 0, s->ncqs)))
         return rc;
-    if (gs_kueue_find_cq(s, name) >= 0)
-        return duplicate(d, gs_y_get(n, "metadata"), "clusterqueues", name);
-    if (s->ncqs >= GS_KQ_MAX_OBJECTS)
-        return too_many(d, n, "ClusterQueue");
     struct gs_kueue_cq *cq = &s->cqs[s->ncqs];
     memset(cq, 0, sizeof *cq);
     cq->name = name;
@@ -431,7 +450,7 @@ static int cluster_queue(struct gs_ydec *d, const struct gs_ynode *n, const char
                 return gs_y_error(d, v->items[16], "%s: Too many: %d: must have at most 16 items", pk, v->n);
             cq->groups = gs_arena_alloc(d->arena, sizeof *cq->groups * (size_t)(v->n ? v->n : 1));
             if (!cq->groups)
-                return oom(d);
+                return gs_y_nomem(d, NULL);
             for (int i = 0; i < v->n; i++) {
                 char gp[GS_SCN_PATH];
                 if ((rc = resource_group(d, v->items[i], gs_scn_path(gp, "%s[%d]", pk, i), cq, &cq->groups[i])))
@@ -448,20 +467,14 @@ static int cluster_queue(struct gs_ydec *d, const struct gs_ynode *n, const char
 
 static int local_queue(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_kueue_spec *s)
 {
-    static const char *const keys[] = {"apiVersion", "kind", "metadata", "spec", NULL};
     static const char *const spec_keys[] = {"clusterQueue", NULL};
     static const char *const spec_later[] = {"stopPolicy", "fairSharing", NULL};
     char p[GS_SCN_PATH], pk[GS_SCN_PATH];
-    int rc = gs_y_check_map(d, n, path, keys, NULL, (const char *const[]){"metadata", "spec", NULL});
-    if (rc)
-        return rc;
     const char *name, *ns;
-    if ((rc = object_name(d, n, path, "LocalQueue", &name, &ns)))
+    int rc;
+    if ((rc = object_head(d, n, path, "LocalQueue", true, &name, &ns)) ||
+        (rc = check_new(d, n, "LocalQueue", "localqueues", name, gs_kueue_find_lq(s, ns, name) >= 0, s->nlqs)))
         return rc;
-    if (gs_kueue_find_lq(s, ns, name) >= 0)
-        return duplicate(d, gs_y_get(n, "metadata"), "localqueues", name);
-    if (s->nlqs >= GS_KQ_MAX_OBJECTS)
-        return too_many(d, n, "LocalQueue");
     struct gs_kueue_lq *lq = &s->lqs[s->nlqs];
     lq->name = name;
     lq->namespace_ = ns;
@@ -476,33 +489,28 @@ static int local_queue(struct gs_ydec *d, const struct gs_ynode *n, const char *
 
 static int topology(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_kueue_spec *s)
 {
-    static const char *const keys[] = {"apiVersion", "kind", "metadata", "spec", NULL};
     static const char *const spec_keys[] = {"levels", NULL};
     char p[GS_SCN_PATH], pk[GS_SCN_PATH];
-    int rc = gs_y_check_map(d, n, path, keys, NULL, (const char *const[]){"metadata", "spec", NULL});
-    if (rc)
-        return rc;
     const char *name;
-    if ((rc = object_name(d, n, path, "Topology", &name, NULL)))
+    int rc;
+    if ((rc = object_head(d, n, path, "Topology", true, &name, NULL)))
         return rc;
+    bool exists = false;
     for (int i = 0; i < s->ntopologies; i++)
-        if (strcmp(s->topologies[i].name, name) == 0)
-            return duplicate(d, gs_y_get(n, "metadata"), "topologies", name);
-    if (s->ntopologies >= GS_KQ_MAX_OBJECTS)
-        return too_many(d, n, "Topology");
+        exists |= strcmp(s->topologies[i].name, name) == 0;
+    if ((rc = check_new(d, n, "Topology", "topologies", name, exists, s->ntopologies)))
+        return rc;
     struct gs_kueue_topology *t = &s->topologies[s->ntopologies];
     t->name = name;
     const struct gs_ynode *sp = gs_y_get(n, "spec");
     if ((rc = gs_y_check_map(d, sp, gs_scn_path(p, "%s.spec", path), spec_keys, NULL, spec_keys)))
         return rc;
     const struct gs_ynode *lv = gs_y_get(sp, "levels");
-    if ((rc = gs_y_want_seq(d, lv, gs_scn_path(pk, "%s.levels", p))))
+    if ((rc = want_seq_between(d, lv, gs_scn_path(pk, "%s.levels", p), 1, 16)))
         return rc;
-    if (lv->n < 1 || lv->n > 16)
-        return gs_y_error(d, lv, "%s: Invalid value: must have between 1 and 16 items, got %d", pk, lv->n);
     t->levels = gs_arena_alloc(d->arena, sizeof *t->levels * (size_t)lv->n);
     if (!t->levels)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     static const char *const lkeys[] = {"nodeLabel", NULL};
     for (int i = 0; i < lv->n; i++) {
         char lp[GS_SCN_PATH], lk[GS_SCN_PATH];
@@ -531,7 +539,7 @@ int gs_scn_kueue_object(struct gs_ydec *d, const struct gs_ynode *n, const char 
 {
     struct gs_kueue_spec *s = spec_of(d, sc);
     if (!s)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     bool topo = strcmp(kind, "Topology") == 0;
     bool ok_version = strcmp(api_version, "kueue.x-k8s.io/v1beta1") == 0 ||
                       (topo && strcmp(api_version, "kueue.x-k8s.io/v1alpha1") == 0);
@@ -628,7 +636,7 @@ int gs_scn_kueue_config(struct gs_ydec *d, const struct gs_ynode *n, const char 
                                         "integrations", NULL};
     struct gs_kueue_spec *s = spec_of(d, sc);
     if (!s)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     int rc = gs_y_check_map(d, n, path, keys, later, NULL);
     if (rc)
         return rc;
@@ -680,7 +688,7 @@ int gs_scn_kueue_version(struct gs_ydec *d, const struct gs_ynode *v, const char
     }
     struct gs_kueue_spec *s = spec_of(d, sc);
     if (!s)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     s->version = ver;
     return 0;
 }
@@ -696,10 +704,10 @@ int gs_scn_kueue_queue_label(struct gs_ydec *d, const struct gs_ynode *meta, con
                           "LocalQueue name (a DNS-1123 label)", path, l->type == GS_Y_SCALAR ? l->text : "");
     struct gs_kueue_spec *s = spec_of(d, sc);
     if (!s)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     struct gs_kueue_queue_label *nl = gs_arena_alloc(d->arena, sizeof *nl * (size_t)(s->nlabels + 1));
     if (!nl)
-        return oom(d);
+        return gs_y_nomem(d, NULL);
     if (s->nlabels)
         memcpy(nl, s->labels, sizeof *nl * (size_t)s->nlabels);
     nl[s->nlabels].workload = workload;

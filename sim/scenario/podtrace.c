@@ -34,30 +34,7 @@
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"
-
-static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
-{
-    return gs_error_set(d->err, GS_ENOMEM, n ? n->file : "", n ? n->line : 0, n ? n->col : 0, "out of memory");
-}
-
-/* "12/h": arrivals per microsecond. */
-static int rate(struct gs_ydec *d, const struct gs_ynode *n, const char *path, double *per_us)
-{
-    const char *s;
-    int rc = gs_y_str(d, n, path, &s);
-    if (rc)
-        return rc;
-    const char *slash = strchr(s, '/');
-    char *end = NULL;
-    double v = slash ? strtod(s, &end) : 0;
-    double unit = !slash ? 0 : strcmp(slash, "/s") == 0 ? 1e6 : strcmp(slash, "/m") == 0 ? 60e6
-                               : strcmp(slash, "/h") == 0 ? 3600e6 : 0;
-    if (!slash || end != slash || unit == 0 || !(v > 0) || v > 1e12)
-        return gs_y_error(d, n, "invalid rate '%s' at %s: expected a positive number of pods per second, minute "
-                                "or hour, such as 10/s, 30/m or 600/h", s, path);
-    *per_us = v / unit;
-    return 0;
-}
+#include "sim/scenario/ydec_util.h"
 
 struct shape {
     int64_t cpu, mem;
@@ -103,7 +80,7 @@ static int affinity(struct ctx *c, int spec, struct gs_node_affinity *out)
     struct gs_term *term = gs_arena_alloc(a, sizeof *term);
     struct gs_requirement *req = gs_arena_alloc(a, sizeof *req);
     if (!values || !term || !req)
-        return nomem(c->d, c->at);
+        return gs_y_nomem(c->d, c->at);
     int nv = 0;
     for (const char *p = text; *p;) {
         const char *bar = strchr(p, '|');
@@ -111,7 +88,7 @@ static int affinity(struct ctx *c, int spec, struct gs_node_affinity *out)
         if (n > 0) {
             char *v = gs_arena_alloc(a, n + 1);
             if (!v)
-                return nomem(c->d, c->at);
+                return gs_y_nomem(c->d, c->at);
             memcpy(v, p, n);
             bool dup = false;
             for (int k = 0; k < nv; k++)
@@ -135,7 +112,7 @@ static int make_template(struct ctx *c, const struct shape *s, const struct gs_p
 {
     struct gs_pod_template *t = gs_arena_alloc(c->d->arena, sizeof *t);
     if (!t)
-        return nomem(c->d, c->at);
+        return gs_y_nomem(c->d, c->at);
     t->requests.v[GS_RES_CPU] = s->cpu;
     t->requests.v[GS_RES_MEMORY] = s->mem;
     /* Both requests are always set (as the FGD simulator's converter writes them): the
@@ -148,7 +125,7 @@ static int make_template(struct ctx *c, const struct shape *s, const struct gs_p
     } else if (s->ngpu > 0 && s->milli > 0) {
         const char *m = gs_arena_printf(c->d->arena, "%d", s->milli);
         if (!m || gs_labels_set(&t->annotations, c->d->arena, GS_SRC_GPU_MILLI_ANNOTATION, m))
-            return nomem(c->d, c->at);
+            return gs_y_nomem(c->d, c->at);
     }
     t->ncontainers = 1;
     t->priority_class = c->prio ? c->prio->name : NULL;
@@ -238,7 +215,7 @@ static int decode_opts(struct gs_ydec *d, const struct gs_ynode *e, const char *
         if (o->real)
             return gs_y_error(d, v, "'rate' in %s goes with timestamps: none (with timestamps: real the pods "
                                     "arrive at their creation_time)", tp);
-        if ((rc = rate(d, v, gs_scn_path(p, "%s.rate", tp), &o->rate_per_us)))
+        if ((rc = gs_y_rate(d, v, gs_scn_path(p, "%s.rate", tp), "pods", "10/s, 30/m or 600/h", &o->rate_per_us)))
             return rc;
     }
     o->limit = -1;
@@ -285,7 +262,7 @@ static int build(struct gs_ydec *d, const struct opts *o, const struct gs_openb_
     struct gs_listed_pod *list = gs_arena_alloc(d->arena, sizeof *list * (size_t)(n > 0 ? n : 1));
     if (!order || !list) {
         free(order);
-        return nomem(d, o->file_node);
+        return gs_y_nomem(d, o->file_node);
     }
     for (int i = 0; i < n; i++)
         order[i] = i;
@@ -319,7 +296,7 @@ static int build(struct gs_ydec *d, const struct opts *o, const struct gs_openb_
         if ((rc = intern(c, &s, &lp->tmpl)))
             break;
         if (!(lp->name = gs_arena_strdup(d->arena, op->name))) {
-            rc = nomem(d, o->file_node);
+            rc = gs_y_nomem(d, o->file_node);
             break;
         }
         lp->duration = -1;
@@ -381,7 +358,7 @@ int gs_scn_trace_workload(struct gs_ydec *d, const struct gs_ynode *e, const cha
     if (c.gpu_res < 0)
         rc = gs_y_error(d, o.tnode, "too many distinct resources (gpusim supports %d)", GS_RES_MAX);
     else if (!c.tab || !c.aff || !c.aff_done)
-        rc = nomem(d, o.file_node);
+        rc = gs_y_nomem(d, o.file_node);
     else
         rc = build(d, &o, &ow, &c, w);
     free(c.tab);

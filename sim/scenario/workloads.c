@@ -9,44 +9,12 @@
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"
+#include "sim/scenario/ydec_util.h"
 
 #define GS_MAX_REPLICAS 1000000
 #define GS_MAX_ARRIVALS INT_MAX
 
-static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
-{
-    return gs_error_set(d->err, GS_ENOMEM, n ? n->file : "", n ? n->line : 0, n ? n->col : 0,
-                        "out of memory");
-}
-
 /* ------------------------------------------------------------------ arrival */
-
-/* "12/h": arrivals per second, minute or hour. */
-static int rate(struct gs_ydec *d, const struct gs_ynode *n, const char *path, double *per_us)
-{
-    const char *s;
-    int rc = gs_y_str(d, n, path, &s);
-    if (rc)
-        return rc;
-    const char *slash = strchr(s, '/');
-    char *end = NULL;
-    double v = slash ? strtod(s, &end) : 0;
-    double unit = 0;
-    if (slash) {
-        if (strcmp(slash, "/s") == 0)
-            unit = 1e6;
-        else if (strcmp(slash, "/m") == 0)
-            unit = 60e6;
-        else if (strcmp(slash, "/h") == 0)
-            unit = 3600e6;
-    }
-    if (!slash || end != slash || unit == 0 || !(v > 0) || v > 1e12)
-        return gs_y_error(d, n, "invalid rate '%s' at %s: expected a positive number of arrivals per second, "
-                                "minute or hour, such as 12/h, 0.5/m or 3/s",
-                          s, path);
-    *per_us = v / unit;
-    return 0;
-}
 
 static int arrival(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_arrival *a)
 {
@@ -113,7 +81,7 @@ static int arrival(struct gs_ydec *d, const struct gs_ynode *n, const char *path
     a->kind = GS_ARRIVE_POISSON;
     if (!r)
         return gs_y_error(d, n, "missing required field 'rate' in %s (such as 12/h)", path);
-    return rate(d, r, gs_scn_path(p, "%s.rate", path), &a->rate_per_us);
+    return gs_y_rate(d, r, gs_scn_path(p, "%s.rate", path), "arrivals", "12/h, 0.5/m or 3/s", &a->rate_per_us);
 }
 
 /* ------------------------------------------------------------------ duration */
@@ -255,7 +223,7 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
     int64_t npods = (int64_t)w->replicas * w->arrival.count;
     const char *pod = npods == 1 ? w->name : gs_arena_printf(d->arena, "%s-0", w->name);
     if (!pod)
-        return nomem(d, e);
+        return gs_y_nomem(d, e);
     /* priorityClassName on the entry: a shorthand for the template's (as the cases write it). */
     const struct gs_ynode *pcn = gs_y_get(e, "priorityClassName");
     const char *pc_name;
@@ -408,7 +376,7 @@ static int job_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char 
     /* The Job controller labels its pods with the Job's name (uid labels are left out). */
     if (gs_labels_set(&w->tmpl.labels, d->arena, "batch.kubernetes.io/job-name", w->name) ||
         gs_labels_set(&w->tmpl.labels, d->arena, "job-name", w->name))
-        return nomem(d, m);
+        return gs_y_nomem(d, m);
     return 0;
 }
 
@@ -433,7 +401,7 @@ static int manifest(struct gs_ydec *d, const struct gs_ynode *e, const char *pat
         const char *full = file[0] == '/' || !d->dir || !d->dir[0] ? gs_arena_strdup(d->arena, file)
                                                                    : gs_arena_printf(d->arena, "%s/%s", d->dir, file);
         if (!full)
-            return nomem(d, m);
+            return gs_y_nomem(d, m);
         struct gs_ynode *root = NULL;
         rc = gs_yaml_load_file(full, d->arena, &root, d->err);
         if (rc == GS_EIO) {
@@ -512,7 +480,7 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
     struct gs_workload *wl = gs_arena_alloc(d->arena, sizeof *wl * (size_t)seq->n);
     const struct gs_ynode **names = gs_arena_alloc(d->arena, sizeof *names * (size_t)seq->n);
     if (!wl || !names)
-        return nomem(d, seq);
+        return gs_y_nomem(d, seq);
     char path[GS_SCN_PATH];
     for (int i = 0; i < seq->n; i++) {
         const struct gs_ynode *e = seq->items[i];
@@ -549,7 +517,7 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
     if (npre) {
         struct gs_workload *all = gs_arena_alloc(d->arena, sizeof *all * (size_t)(npre + seq->n));
         if (!all)
-            return nomem(d, seq);
+            return gs_y_nomem(d, seq);
         memcpy(all, pre, sizeof *all * (size_t)npre);
         memcpy(all + npre, wl, sizeof *all * (size_t)seq->n);
         wl = all;
