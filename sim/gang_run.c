@@ -67,7 +67,7 @@ void gs_gang_run_reserve(struct gs_runner *r, int pi, int ni)
     p->permit_ev = gs_run_at(r, gs_engine_now(r->eng) + wait, GS_PRIO_QUEUE, GS_EV_PERMIT_TIMEOUT, pi, wait);
     gs_run_pod_event(r, pi, "WaitingOnPermit", NULL);
     for (int i = w->groups[gi].first_pod; i >= 0; i = w->pods[i].next_in_group)
-        if (i != pi && gs_queue_activate(r->queue, i))
+        if (i != pi && gs_queue_activate(r->queue, i, gs_engine_now(r->eng)))
             r->err = GS_ENOMEM;
 }
 

@@ -85,7 +85,11 @@ struct gs_cel_device {
  * many callers. */
 struct gs_cel_program;
 
-/* Compile `expr` (UTF-8) once. On success *out is a caller-owned program (gs_cel_free).
+/* Longest selector expression in bytes (k8s.io/api resource/v1 CELSelectorExpressionMaxLength). */
+#define GS_CEL_MAX_LENGTH (10 * 1024)
+
+/* Compile `expr` (UTF-8, at most GS_CEL_MAX_LENGTH bytes: a longer one is GS_EINVAL with column
+ * 0) once. On success *out is a caller-owned program (gs_cel_free).
  * Returns 0; GS_EINVAL for a malformed or unsupported expression, or one that cannot evaluate
  * to bool: `err` (may be NULL) gets code GS_EINVAL, line 1, the 1-based column (in characters)
  * of the offending token and a message that starts with "CEL: " and ends with

@@ -79,10 +79,13 @@ bool gs_queue_backoff_expired(struct gs_queue *q, int pod, gs_time now);
  * gs_queue_on_event, same out-parameters). Returns the number moved to activeQ. */
 int gs_queue_flush(struct gs_queue *q, gs_time now, int *backoff_out, int cap, int *nbackoff);
 
-/* Move a pod from the unschedulable pool or backoffQ straight to activeQ, backoff or not
- * (framework Handle.Activate, as Coscheduling's Permit does for a waiting pod's siblings).
- * Other pods are left alone. Returns 0 or GS_ENOMEM. */
-int gs_queue_activate(struct gs_queue *q, int pod);
+/* Move a pod from the unschedulable pool or backoffQ to activeQ (framework Handle.Activate, as
+ * Coscheduling's Permit does for a waiting pod's siblings) once its backoff is over at `now`
+ * (µs). Upstream Activate ignores the backoff; a PodGroup that keeps failing then spins through
+ * cycles in wall-clock time, which in a simulation whose cycles take no time would never let
+ * the clock move, so gpusim keeps the backoff. Other pods are left alone. Returns 0 or
+ * GS_ENOMEM. */
+int gs_queue_activate(struct gs_queue *q, int pod, gs_time now);
 
 /* A restarted scheduler: every queued pod (unschedulable pool and backoffQ too) is in activeQ
  * with no attempts and no backoff, as a fresh scheduler lists the pending pods. Pods whose

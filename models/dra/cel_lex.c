@@ -179,6 +179,9 @@ int cel_lex(const char *expr, struct cel_token *toks, char *strbuf, struct gs_er
 {
     int nt = 0;
     size_t i = 0, sb = 0;
+    /* Columns counted incrementally: the column of offset `col_off` is `col_at`. */
+    size_t col_off = 0;
+    int col_at = 1;
     for (;;) {
         while (expr[i] == ' ' || expr[i] == '\t' || expr[i] == '\n' || expr[i] == '\r' || expr[i] == '\f')
             i++;
@@ -191,7 +194,10 @@ int cel_lex(const char *expr, struct cel_token *toks, char *strbuf, struct gs_er
         struct cel_token *t = &toks[nt];
         memset(t, 0, sizeof *t);
         t->off = i;
-        t->col = cel_column(expr, i);
+        for (; col_off < i && expr[col_off]; col_off++)
+            if (((unsigned char)expr[col_off] & 0xC0) != 0x80)
+                col_at++;
+        t->col = col_at;
         char c = expr[i];
         if (c == '\0') {
             t->kind = TK_EOF;

@@ -472,6 +472,13 @@ int gs_cel_compile(const char *expr, struct gs_cel_program **out, struct gs_erro
     if (!expr || !out)
         return gs_error_set(err, GS_EINVAL, NULL, 1, 0, "CEL: no expression");
     size_t len = strlen(expr);
+    /* resource.k8s.io validation: a CEL selector is at most 10 Ki bytes
+     * (resource.CELSelectorExpressionMaxLength). */
+    if (len > GS_CEL_MAX_LENGTH)
+        return gs_error_set(err, GS_EINVAL, NULL, 1, 0,
+                            "CEL: expression is %zu bytes, must have at most %d bytes (Kubernetes' limit for a "
+                            "device selector)",
+                            len, GS_CEL_MAX_LENGTH);
     struct gs_cel_program *p = calloc(1, sizeof *p);
     struct cel_token *toks = calloc(len + 2, sizeof *toks);
     if (!p || !toks) {

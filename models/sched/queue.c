@@ -314,11 +314,13 @@ void gs_queue_remove(struct gs_queue *q, int pod)
     p->heap_pos = -1;
 }
 
-int gs_queue_activate(struct gs_queue *q, int pod)
+int gs_queue_activate(struct gs_queue *q, int pod, gs_time now)
 {
     struct gs_pod *p = &q->w->pods[pod];
     if (p->qstate != GS_Q_BACKOFF && p->qstate != GS_Q_UNSCHEDULABLE)
         return 0;
+    if (p->backoff_until > now)
+        return 0; /* still backing off: see queue.h */
     waiting_remove(q, p->heap_pos);
     return push_active(q, pod);
 }

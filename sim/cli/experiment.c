@@ -25,7 +25,7 @@ static const char usage[] =
     "the six policies of the FGD paper (USENIX ATC '23) with the authors' protocol: the pod list\n"
     "sorted by name and shuffled with the seed, copies drawn with replacement until the GPU\n"
     "request reaches TUNE x capacity, one decision per pod, no departures, no retry. Prints the\n"
-    "unallocated GPU %% at 100%% and 130%% arrived workload, mean (sd) over the seeds.\n"
+    "unallocated GPU % at 100% and 130% arrived workload, mean (sd) over the seeds.\n"
     "\n"
     "options:\n"
     "  --workload NAME[,NAME]  pod list(s) openb_pod_list_NAME.csv: default, cpu050, gpushare40,\n"
@@ -311,6 +311,26 @@ static int cmd_fgd(int argc, char **argv)
                 "cluster-trace-gpu-v2023/csv)\n",
                 data);
         return GS_EXIT_USAGE;
+    }
+    /* Each name non-empty, of the file-name characters openb uses, and given once. */
+    {
+        const char *bad = NULL;
+        size_t n = strlen(workloads);
+        if (n == 0 || n >= 1024 || workloads[0] == ',' || workloads[n - 1] == ',' || strstr(workloads, ",,"))
+            bad = "empty name";
+        for (const char *c = workloads; !bad && *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == ',' || *c == '_'))
+                bad = "names are lowercase letters, digits and '_'";
+        for (const char *a1 = workloads; !bad && a1; a1 = strchr(a1, ',') ? strchr(a1, ',') + 1 : NULL) {
+            size_t l1 = strcspn(a1, ",");
+            for (const char *b1 = strchr(a1, ','); !bad && b1; b1 = strchr(b1 + 1, ','))
+                if (strcspn(b1 + 1, ",") == l1 && strncmp(a1, b1 + 1, l1) == 0)
+                    bad = "a name given twice";
+        }
+        if (bad) {
+            fprintf(stderr, "gpusim experiment fgd: --workload '%s': %s\n", workloads, bad);
+            return GS_EXIT_USAGE;
+        }
     }
     FILE *out = NULL;
     if (csv) {

@@ -156,7 +156,8 @@ static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *
             return rc;
         if ((rc = gs_y_str(d, gs_y_get(n, "product"), gs_scn_path(p, "%s.product", gp), &pool->gpu_product)))
             return rc;
-        if ((rc = gs_y_int(d, gs_y_get(n, "count"), gs_scn_path(p, "%s.count", gp), 1, 1024, &v)))
+        /* gpusim keeps per-GPU state for up to GS_GPUS_MAX (16) GPUs a node. */
+        if ((rc = gs_y_int(d, gs_y_get(n, "count"), gs_scn_path(p, "%s.count", gp), 1, GS_GPUS_MAX, &v)))
             return rc;
         pool->gpu_count = (int)v;
     }

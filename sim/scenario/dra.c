@@ -255,6 +255,13 @@ int gs_scn_dra_object(struct gs_ydec *d, const struct gs_ynode *n, const char *p
         return gs_y_unsupported(d, gs_y_get(n, "apiVersion"),
                                 gs_scn_path(p, "%s.apiVersion: %.60s (gpusim reads resource.k8s.io/v1 and v1beta2)",
                                             path, api_version));
+    /* DRA with structured parameters is GA and on by default from 1.34 (resource.k8s.io/v1);
+     * 1.31-1.33 serve v1alpha3/v1beta1/v1beta2 behind the DynamicResourceAllocation gate. */
+    if (sc->k8s_minor < 34)
+        return gs_y_error(d, gs_y_get(n, "apiVersion"),
+                          "%s: %s %.60s needs kubernetesVersion 1.34 or later (spec.kubernetesVersion is 1.%d; "
+                          "gpusim models DRA as it is on by default from 1.34)",
+                          path, kind, api_version, sc->k8s_minor);
     struct gs_dra_spec *s = gs_scn_dra_spec(d, sc);
     if (!s)
         return gs_y_nomem(d, NULL);

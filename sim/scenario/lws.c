@@ -22,6 +22,55 @@ static int template_at(struct gs_ydec *d, const struct gs_ynode *n, const char *
     return gs_scn_pod_template(d, n, &c, t);
 }
 
+/* An IntOrString of rollingUpdateConfiguration: a non-negative integer or "<n>%". */
+static int int_or_percent(struct gs_ydec *d, const struct gs_ynode *v, const char *path)
+{
+    int64_t x;
+    if (gs_y_is_null(v))
+        return 0;
+    size_t n = v->type == GS_Y_SCALAR && v->text ? strlen(v->text) : 0;
+    if (n > 1 && v->text[n - 1] == '%') {
+        for (size_t i = 0; i + 1 < n; i++)
+            if (v->text[i] < '0' || v->text[i] > '9')
+                return gs_y_error(d, v, "invalid value '%s' at %s: expected an integer or a percentage such as "
+                                        "\"25%%\"",
+                                  v->text, path);
+        return 0;
+    }
+    return gs_y_int(d, v, path, 0, INT32_MAX, &x);
+}
+
+/* spec.rolloutStrategy {type: RollingUpdate, rollingUpdateConfiguration: {maxUnavailable,
+ * maxSurge, partition}}: checked, not acted on (gpusim does not roll out template changes). */
+static int rollout(struct gs_ydec *d, const struct gs_ynode *n, const char *path)
+{
+    static const char *const keys[] = {"type", "rollingUpdateConfiguration", NULL};
+    static const char *const rkeys[] = {"maxUnavailable", "maxSurge", "partition", NULL};
+    static const char *const types[] = {"RollingUpdate", NULL};
+    char p[GS_SCN_PATH], rp[GS_SCN_PATH];
+    int rc, k;
+    int64_t x;
+    if (gs_y_is_null(n))
+        return 0;
+    if ((rc = gs_y_check_map(d, n, path, keys, NULL, NULL)))
+        return rc;
+    const struct gs_ynode *v = gs_y_get(n, "type"), *r = gs_y_get(n, "rollingUpdateConfiguration");
+    if (v && (rc = gs_y_enum(d, v, gs_scn_path(p, "%s.type", path), types, &k)))
+        return rc;
+    if (!r || gs_y_is_null(r))
+        return 0;
+    gs_scn_path(rp, "%s.rollingUpdateConfiguration", path);
+    if ((rc = gs_y_check_map(d, r, rp, rkeys, NULL, NULL)))
+        return rc;
+    if (((v = gs_y_get(r, "maxUnavailable")) && (rc = int_or_percent(d, v, gs_scn_path(p, "%s.maxUnavailable", rp)))) ||
+        ((v = gs_y_get(r, "maxSurge")) && (rc = int_or_percent(d, v, gs_scn_path(p, "%s.maxSurge", rp)))))
+        return rc;
+    if ((v = gs_y_get(r, "partition")) && !gs_y_is_null(v) &&
+        (rc = gs_y_int(d, v, gs_scn_path(p, "%s.partition", rp), 0, INT32_MAX, &x)))
+        return rc;
+    return 0;
+}
+
 int gs_scn_lws_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_scenario *sc,
                         struct gs_workload *w, const struct gs_ynode **name_node)
 {
@@ -67,6 +116,8 @@ int gs_scn_lws_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char 
             return rc;
         w->replicas = (int)x;
     }
+    if ((v = gs_y_get(spec, "rolloutStrategy")) && (rc = rollout(d, v, gs_scn_path(p, "%s.rolloutStrategy", sp))))
+        return rc;
     if ((v = gs_y_get(spec, "startupPolicy")) && !gs_y_is_null(v)) {
         int k;
         if ((rc = gs_y_enum(d, v, gs_scn_path(p, "%s.startupPolicy", sp), startup, &k)))

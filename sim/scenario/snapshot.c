@@ -159,9 +159,12 @@ static int resources(struct gs_ydec *d, const struct gs_ynode *m, const char *pa
         if ((rc = gs_scn_check_amount(d, val, p, name, amount)))
             return rc;
         if (strcmp(name, "nvidia.com/gpu") == 0) {
-            if (amount > GS_GPUS_MAX * 64)
+            /* An extended resource is a whole number (the API server's validation). */
+            if (gs_quantity_milli(&q) % 1000 != 0)
+                return gs_y_error(d, val, "%s: must be a whole number of GPUs, got %s", p, val->text);
+            if (amount > GS_GPUS_MAX)
                 return gs_y_error(d, val, "%s: %lld GPUs on one node is more than gpusim supports (%d)", p,
-                                  (long long)amount, GS_GPUS_MAX * 64);
+                                  (long long)amount, GS_GPUS_MAX);
             *gpus = (int)amount;
             continue;
         }

@@ -4,6 +4,7 @@
  * logic, heterogeneous equality) and the apiserver quantity/semver libraries. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpusim/cel.h"
@@ -265,4 +266,33 @@ Test(cel, limits_and_odd_forms)
     bad("true ? 1 : 'a'", 6, "CEL: found no matching overload for '_?_:_' applied to '(bool, int, string)' at column 6");
     bad("device.attributes['d'].x.y == 1", 26,
         "CEL: field selection on a value of type 'dyn' is not supported at column 26");
+}
+
+/* Kubernetes caps a selector at 10 Ki bytes; a long but legal expression compiles quickly. */
+Test(cel, length_limit)
+{
+    size_t n = GS_CEL_MAX_LENGTH + 1;
+    char *e = malloc(n + 1);
+    cr_assert(e);
+    memset(e, ' ', n);
+    memcpy(e, "true", 4);
+    e[n] = '\0';
+    struct gs_cel_program *p = NULL;
+    struct gs_error err = {0};
+    cr_assert_eq(gs_cel_compile(e, &p, &err), GS_EINVAL);
+    cr_assert_null(p);
+    cr_assert(strstr(err.msg, "must have at most 10240 bytes"), "%s", err.msg);
+    /* 1279 terms of "true && " (8 bytes each) plus "true": just under the limit. */
+    size_t k = 0;
+    for (int i = 0; i < 1279; i++, k += 8)
+        memcpy(e + k, "true && ", 8);
+    memcpy(e + k, "true", 5);
+    cr_assert_leq(strlen(e), (size_t)GS_CEL_MAX_LENGTH);
+    cr_assert_eq(gs_cel_compile(e, &p, &err), 0, "%s", err.msg);
+    gs_cel_free(p);
+    /* A column far into the expression is still counted in characters. */
+    memcpy(e + k, "tru$", 5);
+    cr_assert_eq(gs_cel_compile(e, &p, &err), GS_EINVAL);
+    cr_assert_eq(err.col, (int)k + 4, "col %d", err.col);
+    free(e);
 }

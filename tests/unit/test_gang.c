@@ -281,3 +281,49 @@ Test(gang, podgroup_manifest_and_label)
     gs_scenario_free(&sc);
     unlink(path);
 }
+
+/* A PodGroup that is always more than 10 % short, with podGroupBackoffSeconds 0 (the plugin's
+ * default): each failure rejects the waiting siblings and Permit activates them again. The
+ * siblings keep their backoff, so the clock moves and the run ends at its horizon. */
+static const char spin_yaml[] =
+    "apiVersion: gpusim/v1alpha1\n"
+    "kind: Scenario\n"
+    "metadata: {name: spin}\n"
+    "spec:\n"
+    "  horizon: 2m\n"
+    "  cluster:\n"
+    "    nodePools:\n"
+    "    - {name: gpu, count: 1, gpu: {product: NVIDIA-L4, count: 3}, capacity: {cpu: '32', memory: 128Gi}}\n"
+    "  scheduler:\n"
+    "    config:\n"
+    "      profiles:\n"
+    "      - plugins:\n"
+    "          multiPoint: {enabled: [{name: Coscheduling}]}\n"
+    "          queueSort: {disabled: [{name: PrioritySort}]}\n"
+    "  workloads:\n"
+    "  - name: pg\n"
+    "    replicas: 10\n"
+    "    group: {minMember: 10}\n"
+    "    template: {spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n";
+
+Test(gang, rejected_group_does_not_stop_the_clock)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/gpusim-test-gang-spin-%d.db", (int)getpid());
+    struct gs_scenario sc;
+    struct gs_error err = {0};
+    cr_assert_eq(gs_scenario_load_string("spin.yaml", spin_yaml, &sc, &err), 0, "%s", err.msg);
+    struct gs_run_opts o = {.trace_path = path, .trace_level = GS_TRACE_EVENTS};
+    struct gs_run_result res;
+    char ebuf[256];
+    cr_assert_eq(gs_run(&sc, &o, &res, ebuf, sizeof ebuf), 0, "%s", ebuf);
+    cr_assert_eq(res.end, GS_MIN(2));
+    cr_assert_lt(res.cycles, 2000, "%llu cycles in 2 minutes", (unsigned long long)res.cycles);
+    /* The group keeps failing: its waiting pods are rejected again and again, never bound. */
+    cr_assert_neq(atoi(query1(path, "SELECT count(*) FROM pod_event WHERE message = 'optimistic rejection in "
+                                    "PostFilter'")),
+                  0);
+    cr_assert_str_eq(query1(path, "SELECT count(*) FROM pod_event WHERE reason = 'Scheduled'"), "0");
+    gs_scenario_free(&sc);
+    unlink(path);
+}

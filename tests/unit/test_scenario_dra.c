@@ -214,3 +214,11 @@ Test(scenario_dra, claim_status_expectation)
     cr_expect_null(x->results[0].driver);
     cr_expect_str_eq(x->reserved[0].name, "w");
 }
+
+/* resource.k8s.io objects need a release where DRA is on by default. */
+Test(scenario_dra, needs_kubernetes_1_34)
+{
+    bad("  kubernetesVersion: \"1.31\"\n  objects:\n" TEMPLATE, GS_EINVAL, L + 2, 17,
+        "spec.objects[0]: ResourceClaimTemplate resource.k8s.io/v1 needs kubernetesVersion 1.34 or later "
+        "(spec.kubernetesVersion is 1.31; gpusim models DRA as it is on by default from 1.34)");
+}

@@ -1346,6 +1346,30 @@ Test(workloads, leader_worker_set_manifest)
     gs_scenario_free(&sc);
 
     fails("  - manifest:\n"
+          "      apiVersion: leaderworkerset.x-k8s.io/v1\n"
+          "      kind: LeaderWorkerSet\n"
+          "      metadata: {name: s}\n"
+          "      spec:\n"
+          "        rolloutStrategy: {type: Bogus}\n"
+          "        leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: w}]}}}\n",
+          GS_EINVAL, BODY_LINE + 5, "expected one of RollingUpdate");
+    fails("  - manifest:\n"
+          "      apiVersion: leaderworkerset.x-k8s.io/v1\n"
+          "      kind: LeaderWorkerSet\n"
+          "      metadata: {name: s}\n"
+          "      spec:\n"
+          "        rolloutStrategy: {rollingUpdateConfiguration: {maxSurge: abc}}\n"
+          "        leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: w}]}}}\n",
+          GS_EINVAL, BODY_LINE + 5, "maxSurge");
+    ok("  - manifest:\n"
+       "      apiVersion: leaderworkerset.x-k8s.io/v1\n"
+       "      kind: LeaderWorkerSet\n"
+       "      metadata: {name: s}\n"
+       "      spec:\n"
+       "        rolloutStrategy: {type: RollingUpdate, rollingUpdateConfiguration: {maxSurge: 25%, maxUnavailable: 1}}\n"
+       "        leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: w}]}}}\n");
+    gs_scenario_free(&sc);
+    fails("  - manifest:\n"
           "      apiVersion: leaderworkerset.x-k8s.io/v2\n"
           "      kind: LeaderWorkerSet\n"
           "      metadata: {name: s}\n"
