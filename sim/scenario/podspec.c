@@ -5,10 +5,12 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpusim/dra_state.h"
 #include "gpusim/error.h"
+#include "gpusim/gpushare_pod.h"
 #include "gpusim/validation.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
@@ -223,6 +225,23 @@ static int labels_map(struct gs_ydec *d, const struct gs_ynode *m, const char *p
 
 /* ------------------------------------------------------------------ metadata */
 
+/* The fractional GPU annotation (include/gpusim/gpushare_pod.h), when present: an integer
+ * 1..1000 of milli-GPU on one GPU, 1000 meaning whole GPUs (the nvidia.com/gpu request). */
+static int gpu_milli_annotation(struct gs_ydec *d, const struct gs_ynode *v, const char *path)
+{
+    if (!v)
+        return 0;
+    const char *s = v->type == GS_Y_SCALAR && v->text ? v->text : "";
+    char *end;
+    long m = strtol(s, &end, 10);
+    if (end == s || *end || s[0] == '+' || s[0] == ' ' || m < 1 || m > GS_GPU_MILLI)
+        return gs_y_error(d, v,
+                          "invalid value '%.40s' for annotation " GS_GPU_MILLI_ANNOTATION " at %s: expected an "
+                          "integer from 1 to 1000 (milli-GPU on one GPU; 1000 means whole GPUs)",
+                          s, path);
+    return 0;
+}
+
 int gs_scn_metadata(struct gs_ydec *d, const struct gs_ynode *n, const char *path, bool manifest,
                     const char **name, const struct gs_ynode **name_node, struct gs_labels *labels,
                     struct gs_labels *annotations)
@@ -271,8 +290,9 @@ int gs_scn_metadata(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
         (rc = labels_map(d, v, gs_scn_path(p, "%s.labels", path), true, labels ? labels : &ignore)))
         return rc;
     if ((v = gs_y_get(n, "annotations")) &&
-        (rc = labels_map(d, v, gs_scn_path(p, "%s.annotations", path), false,
-                         annotations ? annotations : &ignore)))
+        ((rc = labels_map(d, v, gs_scn_path(p, "%s.annotations", path), false,
+                          annotations ? annotations : &ignore)) ||
+         (rc = gpu_milli_annotation(d, gs_y_get(v, GS_GPU_MILLI_ANNOTATION), p))))
         return rc;
     return 0;
 }

@@ -1376,3 +1376,37 @@ Test(workloads, leader_worker_set_manifest)
           "      spec: {leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: w}]}}}}\n",
           GS_EINVAL, BODY_LINE + 1, "served as apiVersion leaderworkerset.x-k8s.io/v1");
 }
+
+/* The fractional GPU annotation is an integer 1..1000; anything else is refused where it is. */
+Test(workloads, gpu_milli_annotation)
+{
+    static const char *const bad_values[] = {"\"-5\"", "abc", "\"0.5\"", "\"0\"", "\"\"", "\"1001\"",
+                                             "\"99999999999999999999\""};
+    for (size_t i = 0; i < sizeof bad_values / sizeof *bad_values; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "  - name: a\n"
+                 "    template:\n"
+                 "      metadata: {annotations: {alibabacloud.com/gpu-milli: %s}}\n"
+                 "      spec: {containers: [{name: a}]}\n",
+                 bad_values[i]);
+        fails(body, GS_EINVAL, BODY_LINE + 2, "for annotation alibabacloud.com/gpu-milli");
+    }
+    ok("  - name: a\n"
+       "    template:\n"
+       "      metadata: {annotations: {alibabacloud.com/gpu-milli: \"500\"}}\n"
+       "      spec: {containers: [{name: a}]}\n");
+    gs_scenario_free(&sc);
+    ok("  - manifest:\n"
+       "      apiVersion: v1\n"
+       "      kind: Pod\n"
+       "      metadata: {name: p, annotations: {alibabacloud.com/gpu-milli: \"1000\"}}\n"
+       "      spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: 2}}}]}\n");
+    gs_scenario_free(&sc);
+    fails("  - manifest:\n"
+          "      apiVersion: v1\n"
+          "      kind: Pod\n"
+          "      metadata: {name: p, annotations: {alibabacloud.com/gpu-milli: \"x\"}}\n"
+          "      spec: {containers: [{name: a}]}\n",
+          GS_EINVAL, BODY_LINE + 3, "expected an integer from 1 to 1000");
+}
