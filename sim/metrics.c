@@ -17,7 +17,13 @@ static void add_node(const struct gs_runner *r, const struct gs_node *n, struct 
     if (r->gpu_res >= 0) {
         m->gpus_capacity += n->capacity.v[r->gpu_res];
         m->gpus_allocatable += n->allocatable.v[r->gpu_res];
-        m->gpus_allocated += n->requested.v[r->gpu_res];
+        /* GPUs allocated: the nvidia.com/gpu requested, or more when gpu-milli shares hold GPUs
+         * that no whole-GPU request counts (a GPU with any share held counts as allocated). */
+        int64_t in_use = 0;
+        for (int g = 0; g < n->gpus.ngpu; g++)
+            in_use += n->gpus.free_milli[g] < GS_GPU_MILLI;
+        int64_t req = n->requested.v[r->gpu_res];
+        m->gpus_allocated += in_use > req ? in_use : req;
     }
 }
 
