@@ -48,14 +48,18 @@ void gs_devices_run_labels_changed(struct gs_runner *r, int ni);
 void gs_devices_run_on_timer(struct gs_engine *eng, const struct gs_event *ev, void *ctx);
 
 /* The kubelet admits pod `pod` on its node: the device plugin's Allocate check for each of its
- * nvidia.com/ resources (gs_dp_allocate_check). Returns true when admitted; otherwise the pod
+ * nvidia.com/ resources (gs_dp_allocate_check), per container (the template's container_max).
+ * Returns true when admitted; otherwise the pod
  * has been failed (reason UnexpectedAdmissionError, message `Pod was rejected: ...`). */
 bool gs_devices_run_admit(struct gs_runner *r, int pod);
 
 /* Pod `pod` was bound to its node: its GPUs (whole or a share) are taken on that node and
- * written to the trace (pod_event GpuAllocated "node gpu=<i>[,<j>...] milli=<m>"). */
+ * written to the trace (pod_event GpuAllocated "node gpu=<i>[,<j>...] milli=<m>"); on a node
+ * without shares (replicas, MIG devices) the device plugin's devices it gets (pod_event
+ * DeviceAllocated per device, see devices_run.c), and the devices of its DRA claims
+ * (gs_dra_run_trace_devices). */
 void gs_devices_run_bound(struct gs_runner *r, int pod);
-/* Pod `pod` leaves its node (before gs_world_unassign): its GPUs are given back. */
+/* Pod `pod` leaves its node (before gs_world_unassign): its GPUs and devices are given back. */
 void gs_devices_run_released(struct gs_runner *r, int pod);
 
 /* The share request of pod `pod` (gs_gpushare_pod_req: annotation alibabacloud.com/gpu-milli,

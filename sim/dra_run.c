@@ -16,6 +16,9 @@
  *   the node's `requested`, so NodeResourcesFit and the gpusAllocated metric see it), and the
  *   GPUs the device plugin hands out (lowest free first, at bind) are taken from DRA's view.
  *   Pods bound through spec.nodeName bypass the ledger.
+ * - The devices a pod gets through its claims are written at bind, after Scheduled, one
+ *   pod_event DeviceAllocated per allocation result of each claim reserved for it (a shared
+ *   claim's devices once per pod): what the kubelet plugin prepares for it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +242,49 @@ void gs_dra_run_pod_ended(struct gs_runner *r, int pi, int ni)
         gs_run_cluster_event(r, GS_CE_RESOURCE_CHANGE);
     } else if (ni >= 0) {
         sync_requested(r, ni);
+    }
+}
+
+/* ------------------------------------------------------------------ devices in the trace */
+
+uint64_t gs_dra_run_dra_gpus(const struct gs_runner *r, int ni)
+{
+    if (!r->dra || ni < 0 || ni >= r->dra->st.nodes_cap || !r->dra->st.nodes[ni].published)
+        return 0;
+    const struct gs_gpu_ledger *l = &r->dra->st.nodes[ni].ledger;
+    uint64_t m = 0;
+    for (int g = 0; g < l->ngpus && g < 64; g++)
+        if (l->holder[g] == GS_GPU_HELD_DRA)
+            m |= UINT64_C(1) << g;
+    return m;
+}
+
+/* The kubelet plugin prepares each device of the pod's claims (NodePrepareResources): written
+ * per device in claim order (spec.objects claims, then generated ones), results in order. */
+void gs_dra_run_trace_devices(struct gs_runner *r, int pi)
+{
+    const struct gs_pod *p = &r->w->pods[pi];
+    if (!r->dra || !p->tmpl->claims || p->node < 0)
+        return;
+    const struct gs_dra_state *st = &r->dra->st;
+    const struct gs_resource_slice *sl =
+        p->node < st->nodes_cap && st->nodes[p->node].published ? &st->nodes[p->node].slice : NULL;
+    for (int ci = 0; ci < st->nclaims; ci++) {
+        const struct gs_resource_claim *c = &st->claims[ci].c;
+        if (!st->claims[ci].exists || !c->allocated || !gs_dra_claim_reserved_for(c, pi))
+            continue;
+        for (int k = 0; k < c->allocation.nresults; k++) {
+            const struct gs_dra_device_result *d = &c->allocation.results[k];
+            int gpu = -1;
+            for (int i = 0; sl && d->device && i < sl->ndevices && gpu < 0; i++)
+                if (sl->devices[i].name && strcmp(sl->devices[i].name, d->device) == 0)
+                    gpu = sl->devices[i].gpu;
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s claim=%s request=%s device=%s gpu=%d",
+                     c->allocation.node_name ? c->allocation.node_name : r->w->nodes[p->node].name, c->name,
+                     d->request ? d->request : "", d->device ? d->device : "", gpu);
+            gs_run_pod_event(r, pi, "DeviceAllocated", msg);
+        }
     }
 }
 

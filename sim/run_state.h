@@ -277,6 +277,12 @@ void gs_dra_run_bind(struct gs_runner *r, int pi, int ni);
 /* Pod `pi` ended or was deleted (it was on node `ni`, -1 none): reservations released, unused
  * claims deallocated, its generated claims deleted. */
 void gs_dra_run_pod_ended(struct gs_runner *r, int pi, int ni);
+/* GPUs of node `ni` the ledger says DRA holds (bit i = GPU i); 0 without a published slice. */
+uint64_t gs_dra_run_dra_gpus(const struct gs_runner *r, int ni);
+/* Pod `pi` was bound (after gs_dra_run_bind): one pod_event DeviceAllocated per device of each
+ * of its allocated claims, "<node> claim=<claim> request=<request> device=<device> gpu=<i>"
+ * (the kubelet plugin prepares them for the pod; gpu is the physical GPU, -1 unknown). */
+void gs_dra_run_trace_devices(struct gs_runner *r, int pi);
 /* object: checks of kind ResourceClaim, ResourceClaimTemplate, ResourceSlice, DeviceClass. */
 bool gs_dra_run_kind(const char *kind);
 /* *exists for the object `e` names; false with `why` filled when e's expected status does not

@@ -241,6 +241,11 @@ struct gs_pod_template {
     struct gs_labels annotations;
     struct gs_resvec requests;   /* effective pod requests: max(sum containers, max init) */
     struct gs_resvec limits;
+    /* The largest request of any one container (regular or init) per resource: the kubelet's
+     * device manager calls the device plugin's Allocate per container (init containers too),
+     * and the plugin checks each ContainerRequest alone (gs_dp_allocate_check). All zero in a
+     * template not built from containers: then the pod's total stands for its one container. */
+    struct gs_resvec container_max;
     int64_t nonzero_cpu;         /* requests with 100m per container lacking a cpu request */
     int64_t nonzero_mem;         /* requests with 200Mi per container lacking a memory request */
     int ncontainers;

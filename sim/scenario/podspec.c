@@ -411,6 +411,8 @@ static int64_t max64(int64_t a, int64_t b)
 /* Requests after defaulting (a limit without a request sets the request, for every resource,
  * as pkg/apis/core/v1/defaults.go), per pod: max(sum over containers, max over init containers)
  * (component-helpers resource.PodRequests without sidecars or overhead); the same for limits;
+ * the largest single-container request per resource (regular and init containers alike: the
+ * kubelet's device manager allocates devices per container, init containers included);
  * non-zero cpu/memory with 100m / 200Mi for each container that requests none
  * (pkg/scheduler/util GetNonzeroRequests, applied per container before the sum and the max). */
 static void pod_requests(const struct gs_world *w, const struct cont *cs, int nc, struct gs_pod_template *t)
@@ -418,6 +420,7 @@ static void pod_requests(const struct gs_world *w, const struct cont *cs, int nc
     struct gs_resvec sum_req = {{0}}, init_req = {{0}}, sum_lim = {{0}}, init_lim = {{0}};
     int64_t nz_cpu = 0, nz_mem = 0, nz_cpu_init = 0, nz_mem_init = 0;
     int nres = w->res.n;
+    t->container_max = (struct gs_resvec){{0}};
     for (int c = 0; c < nc; c++) {
         const struct cont *k = &cs[c];
         struct gs_resvec req = {{0}}, lim = {{0}};
@@ -435,6 +438,8 @@ static void pod_requests(const struct gs_world *w, const struct cont *cs, int nc
                 has_req[r] = true;
             }
         }
+        for (int r = 0; r < nres; r++)
+            t->container_max.v[r] = max64(t->container_max.v[r], req.v[r]);
         int64_t ncpu = has_req[GS_RES_CPU] ? req.v[GS_RES_CPU] : GS_NONZERO_CPU_MILLI;
         int64_t nmem = has_req[GS_RES_MEMORY] ? req.v[GS_RES_MEMORY] : GS_NONZERO_MEMORY;
         if (!k->res.init) {

@@ -128,6 +128,7 @@ static int make_template(struct ctx *c, const struct shape *s, const struct gs_p
             return gs_y_nomem(c->d, c->at);
     }
     t->ncontainers = 1;
+    t->container_max = t->requests; /* one container */
     t->priority_class = c->prio ? c->prio->name : NULL;
     t->priority = c->prio ? c->prio->value : 0;
     t->preemption_policy = c->prio ? c->prio->preemption_policy : GS_PREEMPT_LOWER_PRIORITY;

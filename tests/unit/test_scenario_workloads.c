@@ -148,6 +148,30 @@ Test(workloads, effective_requests_with_init_containers)
     gs_scenario_free(&sc);
 }
 
+Test(workloads, per_container_maxima)
+{
+    /* The kubelet allocates devices per container (init containers too): the template keeps the
+     * largest single-container request next to the pod's effective total. */
+    ok("  - name: w\n"
+       "    template:\n"
+       "      spec:\n"
+       "        initContainers:\n"
+       "        - {name: i, resources: {limits: {nvidia.com/gpu: 3}}}\n"
+       "        containers:\n"
+       "        - {name: a, resources: {limits: {nvidia.com/gpu: 1, example.com/fpga: 2}, requests: {cpu: \"1\"}}}\n"
+       "        - {name: b, resources: {limits: {nvidia.com/gpu: 1, example.com/fpga: 1}, requests: {cpu: \"2\"}}}\n");
+    const struct gs_pod_template *t = &wl(0)->tmpl;
+    int gpu = gs_res_find(&sc.world.res, "nvidia.com/gpu"), fpga = gs_res_find(&sc.world.res, "example.com/fpga");
+    cr_assert(gpu >= 0 && fpga >= 0);
+    cr_expect_eq(t->requests.v[gpu], 3);        /* max(1 + 1, 3) */
+    cr_expect_eq(t->container_max.v[gpu], 3);   /* the init container */
+    cr_expect_eq(t->requests.v[fpga], 3);       /* 2 + 1 */
+    cr_expect_eq(t->container_max.v[fpga], 2);
+    cr_expect_eq(t->requests.v[GS_RES_CPU], 3000);
+    cr_expect_eq(t->container_max.v[GS_RES_CPU], 2000);
+    gs_scenario_free(&sc);
+}
+
 Test(workloads, nonzero_defaults_per_container)
 {
     ok("  - name: w\n"
