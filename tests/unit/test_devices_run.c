@@ -10,6 +10,7 @@
 
 #include "gpusim/run.h"
 #include "gpusim/scenario.h"
+#include "trace_query.h"
 
 static char trace_path[256];
 static struct gs_scenario sc;
@@ -47,27 +48,10 @@ static void run(const char *yaml)
         cr_expect(sc.expects[i].pass, "check %d (%s): %s", i, sc.expects[i].what, sc.expects[i].detail);
 }
 
-/* Rows of `sql` joined with '|' between columns and ';' between rows. */
+/* Rows of `sql` on this test's trace (trace_query.h). */
 static char *query(const char *sql)
 {
-    static char out[8192];
-    sqlite3 *db;
-    cr_assert_eq(sqlite3_open_v2(trace_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    sqlite3_stmt *st;
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
-    size_t n = 0;
-    out[0] = '\0';
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        for (int c = 0; c < sqlite3_column_count(st); c++) {
-            const char *v = (const char *)sqlite3_column_text(st, c);
-            n += (size_t)snprintf(out + n, sizeof out - n, "%s%s", c ? "|" : (n ? ";" : ""), v ? v : "NULL");
-            if (n >= sizeof out)
-                n = sizeof out - 1;
-        }
-    }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return out;
+    return gs_test_query(trace_path, sql);
 }
 
 #define HEAD                                                                                                 \

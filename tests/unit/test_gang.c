@@ -7,6 +7,7 @@
 #include "gpusim/run.h"
 #include "gpusim/scenario.h"
 #include "sched_fixture.h"
+#include "trace_query.h"
 
 /* A PodGroup `name` of min_member over the given pods (index order = creation order). */
 static int fx_group(struct fx *f, const char *name, int min_member, const int *pods, int n)
@@ -170,19 +171,10 @@ static const char permit_yaml[] =
     "    group: {minMember: 10, scheduleTimeoutSeconds: 20}\n"
     "    template: {spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n";
 
+/* The rows of `sql` on the trace at `path` (trace_query.h). */
 static char *query1(const char *path, const char *sql)
 {
-    static char out[1024];
-    sqlite3 *db;
-    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    sqlite3_stmt *st;
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
-    out[0] = '\0';
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        snprintf(out, sizeof out, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return out;
+    return gs_test_query(path, sql);
 }
 
 Test(gang, permit_waits_then_times_out)
