@@ -39,8 +39,14 @@ int gs_dra_run_setup(struct gs_runner *r)
     r->dra = calloc(1, sizeof *r->dra);
     if (!r->dra || gs_dra_state_init(&r->dra->st, r->sc->dra))
         return GS_ENOMEM;
-    gs_sched_set_dra(r->sched, &r->dra->st);
+    gs_dra_run_attach(r);
     return 0;
+}
+
+void gs_dra_run_attach(struct gs_runner *r)
+{
+    if (r->dra && r->sched)
+        gs_sched_set_dra(r->sched, &r->dra->st);
 }
 
 void gs_dra_run_free(struct gs_runner *r)

@@ -23,9 +23,15 @@ int gs_frag_run_setup(struct gs_runner *r)
         return rc;
     f->have_wt = rc == 0;
     gs_fgd_view_init(&f->view, r->w, f->have_wt ? &f->wt : NULL, false);
-    if (f->have_wt && r->sched)
-        gs_sched_set_fgd_typical(r->sched, &f->wt);
+    gs_frag_run_attach(r);
     return 0;
+}
+
+void gs_frag_run_attach(struct gs_runner *r)
+{
+    const struct gs_frag_run *f = r->frag;
+    if (f && f->have_wt && r->sched)
+        gs_sched_set_fgd_typical(r->sched, &f->wt);
 }
 
 void gs_frag_run_free(struct gs_runner *r)

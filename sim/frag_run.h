@@ -12,6 +12,8 @@
  * make no pod has none: fragmentation is then not measured). 0 or GS_ENOMEM. */
 int gs_frag_run_setup(struct gs_runner *r);
 void gs_frag_run_free(struct gs_runner *r);
+/* Give r->sched the typical set (at setup, and to a restarted scheduler). */
+void gs_frag_run_attach(struct gs_runner *r);
 
 /* Cluster fragmentation now, in GPUs (the sum over existing nodes of the FGD node frag amount,
  * gs_fgd_node_frag, / 1000); NaN when not measured. Only the nodes changed since the last call

@@ -263,6 +263,8 @@ struct gs_dra_run;
 /* Allocate r->dra when the scenario has DRA objects or a DRA driver, and hand its state to
  * r->sched (which must exist). 0 or GS_ENOMEM. */
 int gs_dra_run_setup(struct gs_runner *r);
+/* Give r->sched the DRA state (at setup, and to a restarted scheduler). */
+void gs_dra_run_attach(struct gs_runner *r);
 void gs_dra_run_free(struct gs_runner *r);
 /* Node `ni` joined (after its GPUs were advertised, if they are at join): the kubelet plugin
  * publishes its ResourceSlice when its DaemonSet runs there. */

@@ -10,6 +10,7 @@
  * Upstream: kubernetes pkg/scheduler/scheduler.go (New: empty cache and queue, informers list
  * the pods), pkg/scheduler/internal/cache (assumed pods are not persisted). */
 #include "gpusim/error.h"
+#include "sim/frag_run.h"
 #include "sim/run_state.h"
 
 void gs_sched_run_restart(struct gs_runner *r, const struct gs_sevent *se)
@@ -36,6 +37,9 @@ void gs_sched_run_restart(struct gs_runner *r, const struct gs_sevent *se)
     }
     gs_sched_free(r->sched);
     r->sched = fresh;
+    /* What lives in the API (claims, slices) and the run's typical pods are the new one's too. */
+    gs_dra_run_attach(r);
+    gs_frag_run_attach(r);
     r->sched_resume_at = now + se->downtime;
     int rc = gs_trace_object(r->trace, now, "Pod", "kube-system", "kube-scheduler", "Restarted", NULL);
     if (rc && !r->err)
