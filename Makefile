@@ -4,7 +4,7 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 SCENARIO   ?= scenarios/quickstart.yaml
 
-.PHONY: all deps configure build run test test-asan bench fgd-sweep clean
+.PHONY: all deps configure build gpusim run test test-asan bench fgd-sweep clean
 
 all: build
 
@@ -16,10 +16,15 @@ $(BUILD)/CMakeCache.txt: | deps
 
 configure: $(BUILD)/CMakeCache.txt
 
+# Everything: the binary, the tests and the benchmarks.
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# The binary alone (what `make run` needs).
+gpusim: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target gpusim
+
+run: gpusim
 	$(BUILD)/gpusim run $(SCENARIO) -o $(BUILD)/quickstart.db
 
 test: build

@@ -10,14 +10,14 @@
  * shown. Timers carry (generation, token): a reboot bumps the generation, and starting a timer
  * of a kind again bumps its token, so any older timer is stale when it fires.
  */
-#include "gpusim/bringup.h"
+#include "models/bringup.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/error.h"
 #include "models/bringup_internal.h"
 
 /* ---------------------------------------------------------------- names */

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/bringup.h"
-#include "gpusim/dpconfig.h"
-#include "gpusim/gfd.h"
-#include "gpusim/mig.h"
+#include "models/bringup.h"
+#include "models/dpconfig.h"
+#include "models/gfd.h"
+#include "models/mig.h"
 #include "models/bringup_internal.h"
 
 /* ---------------------------------------------------------------- facts */

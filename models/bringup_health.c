@@ -3,7 +3,7 @@
  * stays; only a new plugin process (a restart of its pod) enumerates the devices afresh. */
 #include <stdint.h>
 
-#include "gpusim/bringup.h"
+#include "models/bringup.h"
 #include "models/bringup_internal.h"
 
 int gs_bringup_healthy(const struct gs_node_bringup *b)

@@ -2,7 +2,7 @@
 #ifndef GPUSIM_BRINGUP_INTERNAL_H
 #define GPUSIM_BRINGUP_INTERNAL_H
 
-#include "gpusim/bringup.h"
+#include "models/bringup.h"
 
 /* Append an action of `kind` (zeroed otherwise); NULL and out->overflow set when full. */
 struct gs_bringup_action *gs_bu_push(struct gs_bringup_actions *out, enum gs_bringup_action_kind kind);

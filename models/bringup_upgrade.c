@@ -3,7 +3,7 @@
  * pod_manager.go, validation_manager.go). Plain functions: the run loop applies their answers. */
 #include <stddef.h>
 
-#include "gpusim/bringup.h"
+#include "models/bringup.h"
 
 static const char *const state_names[GS_UPG_COUNT] = {
     [GS_UPG_NONE] = NULL,

@@ -2,7 +2,7 @@
  * sim/catalog.c. */
 #include <string.h>
 
-#include "gpusim/catalog.h"
+#include "models/catalog.h"
 
 /* operands.yaml keys, in the order of enum gs_step. */
 static const char *const step_names[GS_STEP_COUNT] = {

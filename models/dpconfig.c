@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/dpconfig.h"
+#include "models/dpconfig.h"
 
 void gs_dp_config_default(struct gs_dp_config *c, enum gs_mig_strategy mig)
 {

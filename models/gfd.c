@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/gfd.h"
+#include "models/gfd.h"
 
 const char *gs_sharing_name(enum gs_sharing s)
 {

@@ -1,8 +1,8 @@
 /* Sorted key/value arrays (node labels, nodeSelector) and taint/toleration matching. */
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/world.h"
+#include "base/error.h"
+#include "models/world.h"
 
 static int find(const struct gs_labels *l, const char *key, int *pos)
 {

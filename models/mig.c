@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/mig.h"
+#include "models/mig.h"
 
 const struct gs_mig_gpu *gs_mig_gpu_for_product(const struct gs_mig_catalog *c, const char *product)
 {

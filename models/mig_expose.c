@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/dpconfig.h"
-#include "gpusim/mig.h"
+#include "models/dpconfig.h"
+#include "models/mig.h"
 
 int gs_mig_resource_name(const char *profile, char *out, size_t size)
 {

@@ -8,14 +8,14 @@
  * never overflows: scales are widened to int64 and Go's int32 wrap-arounds are reproduced
  * explicitly where upstream has them.
  */
-#include "gpusim/quantity.h"
+#include "models/quantity.h"
 
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/error.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* Small helpers                                                                            */

@@ -2,8 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/world.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/world.h"
 
 static const char *const phase_names[GS_PHASE_COUNT] = {"Pending", "Running", "Succeeded", "Failed",
                                                         "Rejected"};
@@ -60,27 +61,12 @@ int gs_world_init(struct gs_world *w)
 
 void gs_world_free(struct gs_world *w)
 {
-    free(w->nodes);
-    free(w->node_change_log);
-    free(w->pods);
-    free(w->groups);
+    gs_free(w->nodes);
+    gs_free(w->node_change_log);
+    gs_free(w->pods);
+    gs_free(w->groups);
     gs_arena_free(&w->arena);
     memset(w, 0, sizeof *w);
-}
-
-int gs_array_grow(void **arr, int *cap, int need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    int ncap = *cap ? *cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*arr, elem * (size_t)ncap);
-    if (!p)
-        return GS_ENOMEM;
-    *arr = p;
-    *cap = ncap;
-    return 0;
 }
 
 /* Count a change of node n and log it (the log exists once a node was added). */
@@ -108,7 +94,7 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
 {
     GS_ASSERT(pool >= 0 && pool < w->npools);
     if (!w->node_change_log) {
-        w->node_change_log = malloc(sizeof *w->node_change_log * GS_NODE_CHANGE_LOG);
+        w->node_change_log = gs_malloc(sizeof *w->node_change_log * GS_NODE_CHANGE_LOG);
         if (!w->node_change_log)
             return GS_ENOMEM;
     }

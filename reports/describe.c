@@ -15,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/quantity.h"
-#include "gpusim/report.h"
-#include "gpusim/trace.h"
-#include "gpusim/world.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/quantity.h"
+#include "reports/report.h"
+#include "sim/trace.h"
+#include "models/world.h"
 #include "reports/describe_devices.h"
 
 /* The node's string maps (labels, taints, resources, operands) are gs_labels kept in the
@@ -44,8 +45,8 @@ struct node_view {
 static void view_free(struct node_view *v)
 {
     gs_arena_free(&v->arena);
-    free(v->pool);
-    free(v->kernel);
+    gs_free(v->pool);
+    gs_free(v->kernel);
 }
 
 static int err(char *errbuf, int errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -62,8 +63,8 @@ static int err(char *errbuf, int errlen, int code, const char *fmt, ...)
 
 static int set_str(char **dst, const char *s)
 {
-    free(*dst);
-    *dst = s ? strdup(s) : NULL;
+    gs_free(*dst);
+    *dst = s ? gs_strdup(s) : NULL;
     return s && !*dst ? GS_ENOMEM : 0;
 }
 
@@ -165,7 +166,7 @@ static int print_pods(sqlite3 *db, int64_t id, int64_t at_us, FILE *out)
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
-            struct row *r = realloc(rows, sizeof *r * (size_t)cap);
+            struct row *r = gs_realloc(rows, sizeof *r * (size_t)cap);
             if (!r) {
                 rc = GS_ENOMEM;
                 break;
@@ -173,7 +174,7 @@ static int print_pods(sqlite3 *db, int64_t id, int64_t at_us, FILE *out)
             rows = r;
         }
         const char *nm = (const char *)sqlite3_column_text(st, 0);
-        rows[n].name = strdup(nm ? nm : "?");
+        rows[n].name = gs_strdup(nm ? nm : "?");
         rows[n].gpu = sqlite3_column_int64(st, 1);
         rows[n].cpu = sqlite3_column_int64(st, 2);
         rows[n].mem = sqlite3_column_int64(st, 3);
@@ -212,8 +213,8 @@ static int print_pods(sqlite3 *db, int64_t id, int64_t at_us, FILE *out)
         }
     }
     for (int i = 0; i < n; i++)
-        free(rows[i].name);
-    free(rows);
+        gs_free(rows[i].name);
+    gs_free(rows);
     return rc;
 }
 

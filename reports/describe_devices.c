@@ -4,14 +4,15 @@
  * replicas) and DRA claims' devices (DeviceAllocated with claim=), all written by
  * sim/devices_run.c and sim/dra_run.c at bind. A pod holds its devices from that event until
  * it finishes (pod.finished_us): nothing is read but the trace. */
+#include "base/alloc.h"
 #include "reports/describe_devices.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/gpushare.h"
+#include "base/error.h"
+#include "models/devices/gpushare.h"
 
 #define MAX_GPUS 64
 
@@ -35,7 +36,7 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
         size_t cap = b->cap ? b->cap : 64;
         while (cap < b->n + (size_t)need + 1)
             cap *= 2;
-        char *s = realloc(b->s, cap);
+        char *s = gs_realloc(b->s, cap);
         if (!s) {
             b->oom = true;
             return;
@@ -97,7 +98,7 @@ static struct mig_dev *mig_dev(struct gpu_view *g, const char *profile, int star
             return &g->mig[i];
     if (g->nmig == g->migcap) {
         int cap = g->migcap ? g->migcap * 2 : 8;
-        struct mig_dev *m = realloc(g->mig, sizeof *m * (size_t)cap);
+        struct mig_dev *m = gs_realloc(g->mig, sizeof *m * (size_t)cap);
         if (!m)
             return NULL;
         g->mig = m;
@@ -256,7 +257,7 @@ int gs_describe_devices(sqlite3 *db, int64_t id, int64_t at_us, FILE *out)
         return 0;
     if (ngpu > MAX_GPUS)
         ngpu = MAX_GPUS;
-    struct gpu_view *gv = calloc((size_t)ngpu, sizeof *gv);
+    struct gpu_view *gv = gs_calloc((size_t)ngpu, sizeof *gv);
     if (!gv)
         return GS_ENOMEM;
     int rc = 0;
@@ -275,8 +276,8 @@ int gs_describe_devices(sqlite3 *db, int64_t id, int64_t at_us, FILE *out)
         int g = s && strncmp(s, "GPU ", 4) == 0 ? atoi(s + 4) : -1;
         if (g < 0 || g >= ngpu || !v)
             continue;
-        free(gv[g].layout);
-        gv[g].layout = strdup(v);
+        gs_free(gv[g].layout);
+        gv[g].layout = gs_strdup(v);
         if (!gv[g].layout)
             rc = GS_ENOMEM;
     }
@@ -310,12 +311,12 @@ int gs_describe_devices(sqlite3 *db, int64_t id, int64_t at_us, FILE *out)
         print_gpu(out, g, &gv[g]);
 done:
     for (int g = 0; g < ngpu; g++) {
-        free(gv[g].layout);
-        free(gv[g].owners.s);
+        gs_free(gv[g].layout);
+        gs_free(gv[g].owners.s);
         for (int i = 0; i < gv[g].nmig; i++)
-            free(gv[g].mig[i].owners.s);
-        free(gv[g].mig);
+            gs_free(gv[g].mig[i].owners.s);
+        gs_free(gv[g].mig);
     }
-    free(gv);
+    gs_free(gv);
     return rc;
 }

@@ -4,7 +4,8 @@
  * killed (status still 'running'), or copied from elsewhere. Every query has an ORDER BY
  * that makes the output depend only on the database's contents.
  */
-#include "gpusim/report.h"
+#include "base/alloc.h"
+#include "reports/report.h"
 
 #include <inttypes.h>
 #include <sqlite3.h>
@@ -13,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/quantity.h"
-#include "gpusim/trace.h"
+#include "base/error.h"
+#include "models/quantity.h"
+#include "sim/trace.h"
 
 /* Pods (or objects) listed per section before "... and N more". */
 #define GS_REPORT_LIST_MAX 10
@@ -99,7 +100,7 @@ static int run_value(struct gs_report *r, const char *key, char **v)
     if (rc <= 0)
         return rc;
     const char *s = (const char *)sqlite3_column_text(st, 0);
-    if (s && !(*v = strdup(s)))
+    if (s && !(*v = gs_strdup(s)))
         rc = report_err(r, GS_ENOMEM, "out of memory");
     else
         rc = 0;
@@ -196,7 +197,7 @@ static int print_header(struct gs_report *r)
         fputc('\n', r->out);
     }
     for (int i = 0; i < K_COUNT; i++)
-        free(v[i]);
+        gs_free(v[i]);
     return rc;
 }
 
@@ -495,17 +496,17 @@ static int print_bringup(struct gs_report *r)
         }
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
-            int64_t *nv = realloc(v, sizeof *nv * (size_t)cap);
+            int64_t *nv = gs_realloc(v, sizeof *nv * (size_t)cap);
             if (!nv) {
                 sqlite3_finalize(st);
-                free(v);
+                gs_free(v);
                 return report_err(r, GS_ENOMEM, "out of memory");
             }
             v = nv;
         }
         v[n++] = sqlite3_column_int64(st, 1);
     }
-    free(v);
+    gs_free(v);
     if (more < 0)
         return more;
     /* The longest status held: each Operand row lasts until the next row of the same node and

@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/bringup.h"
-#include "gpusim/error.h"
+#include "base/alloc.h"
+#include "models/bringup.h"
+#include "base/error.h"
 #include "sim/devices_run.h"
 #include "sim/run_state.h"
 
@@ -62,7 +63,7 @@ static struct bu_node *node_state(struct gs_runner *r, int ni)
         int cap = bu->cap ? bu->cap : 64;
         while (cap <= ni)
             cap *= 2;
-        struct bu_node *n = realloc(bu->nodes, sizeof *n * (size_t)cap);
+        struct bu_node *n = gs_realloc(bu->nodes, sizeof *n * (size_t)cap);
         if (!n) {
             r->err = GS_ENOMEM;
             return NULL;
@@ -232,7 +233,7 @@ static void apply(struct gs_runner *r, int ni, const struct gs_bringup_actions *
 
 int gs_bringup_run_setup(struct gs_runner *r)
 {
-    r->bringup = calloc(1, sizeof *r->bringup);
+    r->bringup = gs_calloc(1, sizeof *r->bringup);
     if (!r->bringup)
         return GS_ENOMEM;
     r->bringup->cfg = r->sc->op;
@@ -248,13 +249,13 @@ void gs_bringup_run_free(struct gs_runner *r)
     if (!bu)
         return;
     for (int i = 0; i < bu->npatches; i++) {
-        free(bu->patches[i].nodes);
-        free(bu->patches[i].wave);
+        gs_free(bu->patches[i].nodes);
+        gs_free(bu->patches[i].wave);
     }
-    free(bu->patches);
-    free(bu->published);
-    free(bu->nodes);
-    free(bu);
+    gs_free(bu->patches);
+    gs_free(bu->published);
+    gs_free(bu->nodes);
+    gs_free(bu);
     r->bringup = NULL;
 }
 
@@ -405,7 +406,7 @@ static void evict_pods(struct gs_runner *r, int ni, bool gpu_only, const char *m
         cnt++;
     if (cnt == 0)
         return;
-    int *list = malloc(sizeof *list * (size_t)cnt);
+    int *list = gs_malloc(sizeof *list * (size_t)cnt);
     if (!list) {
         r->err = GS_ENOMEM;
         return;
@@ -421,7 +422,7 @@ static void evict_pods(struct gs_runner *r, int ni, bool gpu_only, const char *m
             continue;
         gs_run_evict_pod(r, list[i], "Evicted", msg);
     }
-    free(list);
+    gs_free(list);
 }
 
 /* ------------------------------------------------------------------ kernel patches */
@@ -499,7 +500,7 @@ static void kernel_patch(struct gs_runner *r, const struct gs_sevent *se)
     }
     if (bu->npatches == bu->patches_cap) {
         int cap = bu->patches_cap ? bu->patches_cap * 2 : 4;
-        struct kpatch_run *p = realloc(bu->patches, sizeof *p * (size_t)cap);
+        struct kpatch_run *p = gs_realloc(bu->patches, sizeof *p * (size_t)cap);
         if (!p) {
             r->err = GS_ENOMEM;
             return;
@@ -509,11 +510,11 @@ static void kernel_patch(struct gs_runner *r, const struct gs_sevent *se)
     }
     struct kpatch_run *kp = &bu->patches[bu->npatches];
     memset(kp, 0, sizeof *kp);
-    kp->nodes = malloc(sizeof *kp->nodes * (size_t)total);
-    kp->wave = malloc(sizeof *kp->wave * (size_t)total);
+    kp->nodes = gs_malloc(sizeof *kp->nodes * (size_t)total);
+    kp->wave = gs_malloc(sizeof *kp->wave * (size_t)total);
     if (!kp->nodes || !kp->wave) {
-        free(kp->nodes);
-        free(kp->wave);
+        gs_free(kp->nodes);
+        gs_free(kp->wave);
         r->err = GS_ENOMEM;
         return;
     }
@@ -776,7 +777,7 @@ static void image_published(struct gs_runner *r, const struct gs_sevent *se)
     if (!known) {
         if (bu->npublished == bu->published_cap) {
             int cap = bu->published_cap ? bu->published_cap * 2 : 8;
-            const char **p = realloc(bu->published, sizeof *p * (size_t)cap);
+            const char **p = gs_realloc(bu->published, sizeof *p * (size_t)cap);
             if (!p) {
                 r->err = GS_ENOMEM;
                 return;

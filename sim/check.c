@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/quantity.h"
+#include "base/error.h"
+#include "models/quantity.h"
 #include "sim/run_state.h"
 
 /* A bounded string builder over a stack buffer. */

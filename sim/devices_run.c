@@ -44,10 +44,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/dpconfig.h"
-#include "gpusim/error.h"
-#include "gpusim/gpushare_pod.h"
-#include "gpusim/mig.h"
+#include "base/alloc.h"
+#include "models/dpconfig.h"
+#include "base/error.h"
+#include "models/devices/gpushare_pod.h"
+#include "models/mig.h"
 #include "sim/devices_run.h"
 
 #define DEV_MAX_RES 24
@@ -112,7 +113,7 @@ static enum gs_mig_strategy strategy_of(const char *s)
 
 int gs_devices_run_setup(struct gs_runner *r)
 {
-    struct gs_devices_run *d = calloc(1, sizeof *d);
+    struct gs_devices_run *d = gs_calloc(1, sizeof *d);
     if (!d)
         return GS_ENOMEM;
     const struct gs_operator_config *op = &r->sc->op;
@@ -130,14 +131,14 @@ void gs_devices_run_free(struct gs_runner *r)
     if (!d)
         return;
     for (int i = 0; i < d->cap; i++) {
-        free(d->nodes[i].mig);
-        free(d->nodes[i].next);
+        gs_free(d->nodes[i].mig);
+        gs_free(d->nodes[i].next);
     }
-    free(d->nodes);
+    gs_free(d->nodes);
     for (int i = 0; i < d->pods_cap; i++)
-        free(d->pods[i].devs);
-    free(d->pods);
-    free(d);
+        gs_free(d->pods[i].devs);
+    gs_free(d->pods);
+    gs_free(d);
     r->devices = NULL;
 }
 
@@ -150,7 +151,7 @@ static struct dev_node *dev(struct gs_runner *r, int ni)
         int cap = d->cap ? d->cap : 64;
         while (cap <= ni)
             cap *= 2;
-        struct dev_node *n = realloc(d->nodes, sizeof *n * (size_t)cap);
+        struct dev_node *n = gs_realloc(d->nodes, sizeof *n * (size_t)cap);
         if (!n) {
             r->err = GS_ENOMEM;
             return NULL;
@@ -209,8 +210,8 @@ void gs_devices_run_joined(struct gs_runner *r, int ni)
     if (!dn)
         return;
     struct gs_node *n = &r->w->nodes[ni];
-    free(dn->mig);
-    free(dn->next);
+    gs_free(dn->mig);
+    gs_free(dn->next);
     memset(dn, 0, sizeof *dn);
     dn->init = true;
     dn->ngpus = n->gpu_count < 0 ? 0 : n->gpu_count > GS_MIG_MAX_GPUS ? GS_MIG_MAX_GPUS : n->gpu_count;
@@ -218,8 +219,8 @@ void gs_devices_run_joined(struct gs_runner *r, int ni)
     if (gs_gpushare_init(&n->gpus, n->gpu_count > GS_GPUS_MAX ? 0 : n->gpu_count))
         gs_gpushare_init(&n->gpus, 0);
     if (dn->ngpus > 0) {
-        dn->mig = calloc((size_t)dn->ngpus, sizeof *dn->mig);
-        dn->next = calloc((size_t)dn->ngpus, sizeof *dn->next);
+        dn->mig = gs_calloc((size_t)dn->ngpus, sizeof *dn->mig);
+        dn->next = gs_calloc((size_t)dn->ngpus, sizeof *dn->next);
         if (!dn->mig || !dn->next) {
             r->err = GS_ENOMEM;
             return;

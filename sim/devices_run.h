@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gpusim/bringup.h"
-#include "gpusim/gpushare.h"
+#include "models/bringup.h"
+#include "models/devices/gpushare.h"
 #include "sim/run_state.h"
 
 /* Allocate r->devices. 0 or GS_ENOMEM. Called by gs_bringup_run_setup. */

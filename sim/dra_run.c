@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/dra_state.h"
+#include "base/alloc.h"
+#include "models/dra/dra_state.h"
 #include "sim/run_state.h"
 
 struct gs_dra_run {
@@ -36,7 +37,7 @@ int gs_dra_run_setup(struct gs_runner *r)
 {
     if (!r->sc->dra)
         return 0;
-    r->dra = calloc(1, sizeof *r->dra);
+    r->dra = gs_calloc(1, sizeof *r->dra);
     if (!r->dra || gs_dra_state_init(&r->dra->st, r->sc->dra))
         return GS_ENOMEM;
     gs_dra_run_attach(r);
@@ -56,7 +57,7 @@ void gs_dra_run_free(struct gs_runner *r)
     if (r->sched)
         gs_sched_set_dra(r->sched, NULL);
     gs_dra_state_free(&r->dra->st);
-    free(r->dra);
+    gs_free(r->dra);
     r->dra = NULL;
 }
 
@@ -67,10 +68,10 @@ static int grow_pods(struct gs_dra_state *st, int need)
     int cap = st->pods_cap ? st->pods_cap : 64;
     while (cap < need)
         cap *= 2;
-    uint64_t *m = realloc(st->pod_dp, sizeof *m * (size_t)cap);
+    uint64_t *m = gs_realloc(st->pod_dp, sizeof *m * (size_t)cap);
     if (m)
         st->pod_dp = m;
-    int *n = realloc(st->pod_dp_node, sizeof *n * (size_t)cap);
+    int *n = gs_realloc(st->pod_dp_node, sizeof *n * (size_t)cap);
     if (n)
         st->pod_dp_node = n;
     if (!m || !n)
@@ -173,8 +174,8 @@ static void try_publish(struct gs_runner *r, int ni)
         r->err = rc == GS_ENOMEM ? GS_ENOMEM : GS_EINTERNAL;
         return;
     }
-    free(ns->in_use);
-    ns->in_use = calloc((size_t)(ns->slice.ndevices ? ns->slice.ndevices : 1), sizeof *ns->in_use);
+    gs_free(ns->in_use);
+    ns->in_use = gs_calloc((size_t)(ns->slice.ndevices ? ns->slice.ndevices : 1), sizeof *ns->in_use);
     if (!ns->in_use || gs_gpu_ledger_init(&ns->ledger, n->gpu_count)) {
         r->err = GS_ENOMEM;
         return;

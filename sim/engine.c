@@ -14,12 +14,13 @@
  *    leaves the heap, so stale handles never match; a slot whose generation would wrap is
  *    retired, which keeps the promise that handles are never reused.
  */
-#include "gpusim/engine.h"
+#include "base/alloc.h"
+#include "sim/engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/error.h"
 
 #define D 4 /* heap arity; min_child_full is written for exactly 4 */
 
@@ -204,15 +205,15 @@ static int grow(struct gs_engine *e, size_t want)
         struct hkey *h = (struct hkey *)mem + HEAP_PAD - 1;
         if (e->n)
             memcpy(h, e->heap, e->n * sizeof *h);
-        free(e->heap_mem);
+        gs_free(e->heap_mem);
         e->heap_mem = mem;
         e->heap = h;
     }
-    struct slot *s = realloc(e->slots, cap * sizeof *s);
+    struct slot *s = gs_realloc(e->slots, cap * sizeof *s);
     if (!s)
         return GS_ENOMEM;
     e->slots = s;
-    uint32_t *p = realloc(e->pos, cap * sizeof *p);
+    uint32_t *p = gs_realloc(e->pos, cap * sizeof *p);
     if (!p)
         return GS_ENOMEM;
     e->pos = p;
@@ -222,7 +223,7 @@ static int grow(struct gs_engine *e, size_t want)
 
 struct gs_engine *gs_engine_new(size_t capacity_hint)
 {
-    struct gs_engine *e = calloc(1, sizeof *e);
+    struct gs_engine *e = gs_calloc(1, sizeof *e);
     if (!e)
         return NULL;
     e->free_head = NO_SLOT;
@@ -237,10 +238,10 @@ void gs_engine_free(struct gs_engine *e)
 {
     if (!e)
         return;
-    free(e->heap_mem);
-    free(e->slots);
-    free(e->pos);
-    free(e);
+    gs_free(e->heap_mem);
+    gs_free(e->slots);
+    gs_free(e->pos);
+    gs_free(e);
 }
 
 void gs_engine_on(struct gs_engine *e, uint32_t kind, gs_event_fn fn, void *ctx)

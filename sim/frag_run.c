@@ -2,8 +2,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "gpusim/error.h"
-#include "gpusim/fgd_world.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/fgd/fgd_world.h"
 #include "sim/frag_run.h"
 
 struct gs_frag_run {
@@ -14,7 +15,7 @@ struct gs_frag_run {
 
 int gs_frag_run_setup(struct gs_runner *r)
 {
-    struct gs_frag_run *f = calloc(1, sizeof *f);
+    struct gs_frag_run *f = gs_calloc(1, sizeof *f);
     if (!f)
         return GS_ENOMEM;
     r->frag = f;
@@ -43,7 +44,7 @@ void gs_frag_run_free(struct gs_runner *r)
         gs_sched_set_fgd_typical(r->sched, NULL);
     gs_fgd_view_free(&f->view);
     gs_fgd_world_typical_free(&f->wt);
-    free(f);
+    gs_free(f);
     r->frag = NULL;
 }
 

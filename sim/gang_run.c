@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpusim/gang.h"
+#include "base/alloc.h"
+#include "models/admission/gang.h"
 #include "sim/run_state.h"
 
 /* A waiting pod is rejected: Unreserve (resources released), FailedScheduling with `message`,
@@ -106,11 +107,11 @@ void gs_gang_run_group_cycle(struct gs_runner *r, int pi)
     int gi = w->pods[pi].group;
     const struct gs_group *g = &w->groups[gi];
     int cap = g->npods;
-    int *m = malloc(sizeof *m * (size_t)cap);
-    int *placed = malloc(sizeof *placed * (size_t)cap);
+    int *m = gs_malloc(sizeof *m * (size_t)cap);
+    int *placed = gs_malloc(sizeof *placed * (size_t)cap);
     if (!m || !placed) {
-        free(m);
-        free(placed);
+        gs_free(m);
+        gs_free(placed);
         r->err = GS_ENOMEM;
         return;
     }
@@ -156,6 +157,6 @@ void gs_gang_run_group_cycle(struct gs_runner *r, int pi)
                 gs_run_unschedulable(r, m[k], kept, plugins);
             }
     }
-    free(m);
-    free(placed);
+    gs_free(m);
+    gs_free(placed);
 }

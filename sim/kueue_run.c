@@ -24,8 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/kueue.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/admission/kueue.h"
 #include "sim/run_state.h"
 
 #define QUEUE_LABEL "kueue.x-k8s.io/queue-name"
@@ -176,7 +177,7 @@ static int ensure_pod_map(struct gs_runner *r)
     int cap = kr->pod_cap ? kr->pod_cap : 256;
     while (cap < r->w->npods)
         cap *= 2;
-    int *m = realloc(kr->pod_kwl, sizeof *m * (size_t)cap);
+    int *m = gs_realloc(kr->pod_kwl, sizeof *m * (size_t)cap);
     if (!m)
         return r->err = GS_ENOMEM;
     for (int i = kr->pod_cap; i < cap; i++)
@@ -232,14 +233,14 @@ int gs_kueue_run_setup(struct gs_runner *r)
     bool admission = r->sc->admission && strcmp(r->sc->admission, "kueue") == 0;
     if (!objects && !admission)
         return 0;
-    struct gs_kueue_run *kr = calloc(1, sizeof *kr);
+    struct gs_kueue_run *kr = gs_calloc(1, sizeof *kr);
     if (!kr)
         return GS_ENOMEM;
     r->kueue = kr;
     static struct gs_kueue_spec empty;
     kr->spec = s ? s : &empty;
     kr->kueue_on = true;
-    kr->wl_kwl = malloc(sizeof *kr->wl_kwl * (size_t)(r->w->nworkloads ? r->w->nworkloads : 1));
+    kr->wl_kwl = gs_malloc(sizeof *kr->wl_kwl * (size_t)(r->w->nworkloads ? r->w->nworkloads : 1));
     if (!kr->wl_kwl || gs_kueue_quota_init(&kr->q, kr->spec))
         return GS_ENOMEM;
     for (int i = 0; i < r->w->nworkloads; i++)
@@ -253,12 +254,12 @@ void gs_kueue_run_free(struct gs_runner *r)
     if (!kr)
         return;
     for (int i = 0; i < kr->n; i++)
-        free(kr->w[i].tas_nodes);
-    free(kr->w);
-    free(kr->wl_kwl);
-    free(kr->pod_kwl);
+        gs_free(kr->w[i].tas_nodes);
+    gs_free(kr->w);
+    gs_free(kr->wl_kwl);
+    gs_free(kr->pod_kwl);
     gs_kueue_quota_free(&kr->q);
-    free(kr);
+    gs_free(kr);
     r->kueue = NULL;
 }
 
@@ -314,7 +315,7 @@ static void new_kwl(struct gs_runner *r, int wi, int arrival, const char *name, 
     }
     if (kr->n == kr->cap) {
         int cap = kr->cap ? kr->cap * 2 : 16;
-        struct kwl *nw = realloc(kr->w, sizeof *nw * (size_t)cap);
+        struct kwl *nw = gs_realloc(kr->w, sizeof *nw * (size_t)cap);
         if (!nw) {
             set_err(r, GS_ENOMEM);
             return;
@@ -490,11 +491,11 @@ static bool tas_place(struct gs_runner *r, struct kwl *k, int flavor, const stru
         return false;
     }
     int nn = r->w->nnodes;
-    struct gs_kueue_tas_leaf *leaves = calloc((size_t)(nn ? nn : 1), sizeof *leaves);
-    int *node_of = malloc(sizeof *node_of * (size_t)(nn ? nn : 1));
-    int *out = malloc(sizeof *out * (size_t)(nn ? nn : 1));
-    int *scratch = malloc(sizeof *scratch * (size_t)(nn ? nn : 1) * 2);
-    const char **values = malloc(sizeof *values * (size_t)(nn ? nn : 1) * (size_t)t->nlevels);
+    struct gs_kueue_tas_leaf *leaves = gs_calloc((size_t)(nn ? nn : 1), sizeof *leaves);
+    int *node_of = gs_malloc(sizeof *node_of * (size_t)(nn ? nn : 1));
+    int *out = gs_malloc(sizeof *out * (size_t)(nn ? nn : 1));
+    int *scratch = gs_malloc(sizeof *scratch * (size_t)(nn ? nn : 1) * 2);
+    const char **values = gs_malloc(sizeof *values * (size_t)(nn ? nn : 1) * (size_t)t->nlevels);
     bool ok = false;
     if (!leaves || !node_of || !out || !scratch || !values) {
         set_err(r, GS_ENOMEM);
@@ -542,8 +543,8 @@ static bool tas_place(struct gs_runner *r, struct kwl *k, int flavor, const stru
             snprintf(msg, n, "topology \"%s\" allows to fit only %d out of %d pod(s)", t->name, fit_max, k->count);
         goto done;
     }
-    free(k->tas_nodes);
-    k->tas_nodes = calloc((size_t)(nn ? nn : 1), sizeof *k->tas_nodes);
+    gs_free(k->tas_nodes);
+    k->tas_nodes = gs_calloc((size_t)(nn ? nn : 1), sizeof *k->tas_nodes);
     k->tas_n = nn;
     if (!k->tas_nodes) {
         set_err(r, GS_ENOMEM);
@@ -553,11 +554,11 @@ static bool tas_place(struct gs_runner *r, struct kwl *k, int flavor, const stru
     for (int i = 0; i < nl; i++)
         k->tas_nodes[node_of[i]] += out[i];
 done:
-    free(leaves);
-    free(node_of);
-    free(out);
-    free(scratch);
-    free(values);
+    gs_free(leaves);
+    gs_free(node_of);
+    gs_free(out);
+    gs_free(scratch);
+    gs_free(values);
     return ok;
 }
 
@@ -651,7 +652,7 @@ static void stop(struct gs_runner *r, int ki, const char *msg)
     }
     kr->evicting = false;
     r->lws_recreating = false;
-    free(k->tas_nodes);
+    gs_free(k->tas_nodes);
     k->tas_nodes = NULL;
     k->tas_n = 0;
     k->state = KW_PENDING;
@@ -766,13 +767,13 @@ static bool try_head(struct gs_runner *r, int ki)
         int nadm = 0;
         for (int i = 0; i < kr->n; i++)
             nadm += kr->w[i].state == KW_ADMITTED;
-        struct gs_kueue_entry *adm = malloc(sizeof *adm * (size_t)(nadm ? nadm : 1));
-        int *idx = malloc(sizeof *idx * (size_t)(nadm ? nadm : 1) * 2);
-        const char **why = malloc(sizeof *why * (size_t)(nadm ? nadm : 1));
+        struct gs_kueue_entry *adm = gs_malloc(sizeof *adm * (size_t)(nadm ? nadm : 1));
+        int *idx = gs_malloc(sizeof *idx * (size_t)(nadm ? nadm : 1) * 2);
+        const char **why = gs_malloc(sizeof *why * (size_t)(nadm ? nadm : 1));
         if (!adm || !idx || !why) {
-            free(adm);
-            free(idx);
-            free(why);
+            gs_free(adm);
+            gs_free(idx);
+            gs_free(why);
             set_err(r, GS_ENOMEM);
             return false;
         }
@@ -800,9 +801,9 @@ static bool try_head(struct gs_runner *r, int ki)
                      cohort ? "/" : "", kr->spec->cqs[v->cq].name);
             evict(r, idx[targets[t]], "Preempted", msg, why[t]);
         }
-        free(adm);
-        free(idx);
-        free(why);
+        gs_free(adm);
+        gs_free(idx);
+        gs_free(why);
         if (nt > 0)
             return true;
         k->inadmissible = true;
@@ -827,7 +828,7 @@ static void pass(struct gs_runner *r)
 {
     struct gs_kueue_run *kr = r->kueue;
     int ncq = kr->spec->ncqs;
-    struct head *heads = malloc(sizeof *heads * (size_t)(ncq ? ncq : 1));
+    struct head *heads = gs_malloc(sizeof *heads * (size_t)(ncq ? ncq : 1));
     if (!heads) {
         set_err(r, GS_ENOMEM);
         return;
@@ -864,7 +865,7 @@ static void pass(struct gs_runner *r)
         if (!progress && !more)
             break;
     }
-    free(heads);
+    gs_free(heads);
 }
 
 /* ------------------------------------------------------------------ hooks */

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/error.h"
 #include "sim/run_state.h"
 
 static int copy_labels(struct gs_arena *a, const struct gs_labels *from, struct gs_labels *to)

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/gang.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/admission/gang.h"
 #include "sim/frag_run.h"
 #include "sim/run_state.h"
 
@@ -74,7 +75,7 @@ static int keep(struct gs_runner *r, const struct gs_metrics *m)
 {
     if (r->nsamples == r->samples_cap) {
         int cap = r->samples_cap ? r->samples_cap * 2 : 256;
-        struct gs_metrics *s = realloc(r->samples, sizeof *s * (size_t)cap);
+        struct gs_metrics *s = gs_realloc(r->samples, sizeof *s * (size_t)cap);
         if (!s)
             return GS_ENOMEM;
         r->samples = s;

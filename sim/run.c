@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/gang.h"
-#include "gpusim/run.h"
-#include "gpusim/validation.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/admission/gang.h"
+#include "sim/run.h"
+#include "models/admission/validation.h"
 #include "sim/devices_run.h"
 #include "sim/frag_run.h"
 #include "sim/run_state.h"
@@ -96,7 +97,7 @@ static int ensure_scratch(struct gs_runner *r)
     int cap = r->scratch_cap ? r->scratch_cap : 256;
     while (cap < r->w->npods)
         cap *= 2;
-    int *s = realloc(r->scratch, sizeof *s * (size_t)cap);
+    int *s = gs_realloc(r->scratch, sizeof *s * (size_t)cap);
     if (!s)
         return r->err = GS_ENOMEM;
     r->scratch = s;
@@ -1017,7 +1018,7 @@ static int setup(struct gs_runner *r)
     struct gs_scenario *sc = r->sc;
     r->gpu_res = gs_res_intern(&w->res, &w->arena, "nvidia.com/gpu");
     gs_intern_init(&r->messages, &w->arena);
-    r->next_index = calloc((size_t)(w->npools ? w->npools : 1), sizeof *r->next_index);
+    r->next_index = gs_calloc((size_t)(w->npools ? w->npools : 1), sizeof *r->next_index);
     r->eng = gs_engine_new(1024);
     r->rng = gs_rng_new(sc->seed);
     r->queue = gs_queue_new(w, GS_DEFAULT_BACKOFF_INITIAL, GS_DEFAULT_BACKOFF_MAX);
@@ -1057,9 +1058,9 @@ static void teardown(struct gs_runner *r)
     gs_queue_free(r->queue);
     gs_rng_free(r->rng);
     gs_engine_free(r->eng);
-    free(r->next_index);
-    free(r->scratch);
-    free(r->samples);
+    gs_free(r->next_index);
+    gs_free(r->scratch);
+    gs_free(r->samples);
     gs_intern_free(&r->messages);
 }
 

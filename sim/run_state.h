@@ -5,14 +5,14 @@
 
 #include <stdint.h>
 
-#include "gpusim/engine.h"
-#include "gpusim/queue.h"
-#include "gpusim/rng.h"
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
-#include "gpusim/sched.h"
-#include "gpusim/trace.h"
-#include "sim/intern.h"
+#include "sim/engine.h"
+#include "models/sched/queue.h"
+#include "base/rng.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+#include "models/sched/sched.h"
+#include "sim/trace.h"
+#include "base/intern.h"
 
 /* Event kinds, and their priority at equal times (lower runs first): cluster changes, then pod
  * terminations, then creations, then scheduling, then sampling and checks, so a check at time

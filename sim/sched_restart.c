@@ -9,7 +9,7 @@
  *   waits for leader election and the informer caches.
  * Upstream: kubernetes pkg/scheduler/scheduler.go (New: empty cache and queue, informers list
  * the pods), pkg/scheduler/internal/cache (assumed pods are not persisted). */
-#include "gpusim/error.h"
+#include "base/error.h"
 #include "sim/frag_run.h"
 #include "sim/run_state.h"
 

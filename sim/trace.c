@@ -11,7 +11,8 @@
  * writable connection may roll back. Close switches the file back to rollback mode so that
  * the finished trace is one self-contained file that also opens on read-only media.
  */
-#include "gpusim/trace.h"
+#include "base/alloc.h"
+#include "sim/trace.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -25,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpusim/error.h"
+#include "base/error.h"
 
 static const char schema_sql[] =
     "CREATE TABLE run(key TEXT PRIMARY KEY, value TEXT);"
@@ -280,7 +281,7 @@ static int remove_old(const char *path, char *errbuf, int errlen)
     }
     static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
     size_t n = strlen(path) + sizeof "-journal";
-    char *p = malloc(n);
+    char *p = gs_malloc(n);
     if (!p) {
         set_buf(errbuf, errlen, "out of memory");
         return GS_ENOMEM;
@@ -290,7 +291,7 @@ static int remove_old(const char *path, char *errbuf, int errlen)
         snprintf(p, n, "%s%s", path, suffixes[i]);
         rc = remove_file(p, errbuf, errlen);
     }
-    free(p);
+    gs_free(p);
     return rc;
 }
 
@@ -318,10 +319,10 @@ static void free_trace(struct gs_trace *t)
     if (t->db)
         sqlite3_close(t->db);
     for (size_t i = 0; i < t->nlastfs; i++)
-        free(t->lastfs[i].msg);
-    free(t->lastfs);
-    free(t->path);
-    free(t);
+        gs_free(t->lastfs[i].msg);
+    gs_free(t->lastfs);
+    gs_free(t->path);
+    gs_free(t);
 }
 
 int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace **out, char *errbuf,
@@ -336,9 +337,9 @@ int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace *
     if (rc != 0)
         return rc;
 
-    struct gs_trace *t = calloc(1, sizeof *t);
-    if (!t || !(t->path = strdup(path))) {
-        free(t);
+    struct gs_trace *t = gs_calloc(1, sizeof *t);
+    if (!t || !(t->path = gs_strdup(path))) {
+        gs_free(t);
         set_buf(errbuf, errlen, "out of memory");
         return GS_ENOMEM;
     }
@@ -462,7 +463,7 @@ static int grow_lastfs(struct gs_trace *t, size_t id)
     size_t n = t->nlastfs ? t->nlastfs * 2 : 64;
     if (n <= id)
         n = id + 1;
-    struct gs_trace_lastfs *p = realloc(t->lastfs, n * sizeof *p);
+    struct gs_trace_lastfs *p = gs_realloc(t->lastfs, n * sizeof *p);
     if (!p)
         return GS_ENOMEM;
     memset(p + t->nlastfs, 0, (n - t->nlastfs) * sizeof *p);
@@ -496,18 +497,18 @@ int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char 
 
     /* Copy first, so that running out of memory leaves the state as it was. */
     char *copy = NULL;
-    if (is_fs && message && !(copy = strdup(message)))
+    if (is_fs && message && !(copy = gs_strdup(message)))
         return GS_ENOMEM;
     sqlite3_stmt *st = t->st[ST_POD_EVENT];
     int brc = sqlite3_bind_int64(st, 1, t_us) | sqlite3_bind_int(st, 2, pod_id) |
               bind_text(st, 3, reason) | bind_text(st, 4, message);
     rc = write_row(t, ST_POD_EVENT, brc, "write pod_event");
     if (rc != 0) {
-        free(copy);
+        gs_free(copy);
         return rc;
     }
     /* A batch commit inside write_row leaves last_insert_rowid as it was. */
-    free(last->msg);
+    gs_free(last->msg);
     last->msg = copy;
     last->rowid = is_fs ? sqlite3_last_insert_rowid(t->db) : 0;
     return 0;

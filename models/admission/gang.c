@@ -1,8 +1,8 @@
 /* PodGroup gang semantics (include/gpusim/gang.h): scheduler-plugins pkg/coscheduling. */
 #include <stdio.h>
 
-#include "gpusim/gang.h"
-#include "gpusim/quantity.h"
+#include "models/admission/gang.h"
+#include "models/quantity.h"
 
 static bool active(const struct gs_pod *p)
 {

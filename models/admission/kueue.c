@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/kueue.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/admission/kueue.h"
 
 void gs_kueue_config_defaults(struct gs_kueue_config *c)
 {
@@ -91,12 +92,12 @@ int gs_kueue_quota_init(struct gs_kueue_quota *q, const struct gs_kueue_spec *s)
     q->ncq = s->ncqs;
     q->nflavors = s->nflavors;
     size_t n = (size_t)(q->ncq ? q->ncq : 1) * (size_t)(q->nflavors ? q->nflavors : 1) * GS_RES_MAX;
-    q->defined = calloc(n, sizeof *q->defined);
-    q->nominal = calloc(n, sizeof *q->nominal);
-    q->borrowing_limit = malloc(n * sizeof *q->borrowing_limit);
-    q->lending_limit = malloc(n * sizeof *q->lending_limit);
-    q->usage = calloc(n, sizeof *q->usage);
-    q->cohort = malloc(sizeof *q->cohort * (size_t)(q->ncq ? q->ncq : 1));
+    q->defined = gs_calloc(n, sizeof *q->defined);
+    q->nominal = gs_calloc(n, sizeof *q->nominal);
+    q->borrowing_limit = gs_malloc(n * sizeof *q->borrowing_limit);
+    q->lending_limit = gs_malloc(n * sizeof *q->lending_limit);
+    q->usage = gs_calloc(n, sizeof *q->usage);
+    q->cohort = gs_malloc(sizeof *q->cohort * (size_t)(q->ncq ? q->ncq : 1));
     if (!q->defined || !q->nominal || !q->borrowing_limit || !q->lending_limit || !q->usage || !q->cohort) {
         gs_kueue_quota_free(q);
         return GS_ENOMEM;
@@ -130,12 +131,12 @@ int gs_kueue_quota_init(struct gs_kueue_quota *q, const struct gs_kueue_spec *s)
 
 void gs_kueue_quota_free(struct gs_kueue_quota *q)
 {
-    free(q->defined);
-    free(q->nominal);
-    free(q->borrowing_limit);
-    free(q->lending_limit);
-    free(q->usage);
-    free(q->cohort);
+    gs_free(q->defined);
+    gs_free(q->nominal);
+    gs_free(q->borrowing_limit);
+    gs_free(q->lending_limit);
+    gs_free(q->usage);
+    gs_free(q->cohort);
     memset(q, 0, sizeof *q);
 }
 

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/kueue.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/admission/kueue.h"
 
 int gs_kueue_queue_cmp(const struct gs_kueue_entry *a, const struct gs_kueue_entry *b)
 {
@@ -159,7 +160,7 @@ int gs_kueue_preemption_targets(struct gs_kueue_quota *q, const struct gs_kueue_
         return 0;
     const struct gs_kueue_cq *c = &q->spec->cqs[wl->cq];
     struct search s = {.q = q, .wl = wl, .a = a, .adm = admitted};
-    int *cand = malloc(sizeof *cand * (size_t)nadmitted * 2);
+    int *cand = gs_malloc(sizeof *cand * (size_t)nadmitted * 2);
     if (!cand)
         return GS_ENOMEM;
     int *same = cand + nadmitted;
@@ -189,7 +190,7 @@ int gs_kueue_preemption_targets(struct gs_kueue_quota *q, const struct gs_kueue_
         }
     }
     if (n == 0) {
-        free(cand);
+        gs_free(cand);
         return 0;
     }
     sort_ctx = &s;
@@ -223,6 +224,6 @@ int gs_kueue_preemption_targets(struct gs_kueue_quota *q, const struct gs_kueue_
     for (int k = 0; k < nt; k++)
         reasons[k] = admitted[targets[k]].cq == wl->cq ? "InClusterQueue" : "InCohortReclamation";
     *ntargets = nt;
-    free(cand);
+    gs_free(cand);
     return 0;
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/kueue.h"
+#include "models/admission/kueue.h"
 
 struct tas {
     const struct gs_kueue_tas_leaf *leaves;

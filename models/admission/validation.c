@@ -5,7 +5,8 @@
  * apimachinery's field.Error, so that a refused manifest gets the message a real cluster
  * prints. Messages are collected in a small heap-allocated list and joined at the end.
  */
-#include "gpusim/validation.h"
+#include "base/alloc.h"
+#include "models/admission/validation.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@ static void sb_add(struct sbuf *b, const char *s, size_t n)
         size_t cap = b->cap ? b->cap : 128;
         while (cap < b->len + n + 1)
             cap *= 2;
-        char *p = realloc(b->p, cap);
+        char *p = gs_realloc(b->p, cap);
         if (!p) {
             b->oom = true;
             return;
@@ -145,23 +146,23 @@ struct errlist {
 static void el_push(struct errlist *l, struct sbuf *b)
 {
     if (b->oom || !b->p) {
-        free(b->p);
+        gs_free(b->p);
         l->oom = true;
         *b = (struct sbuf){0};
         return;
     }
     for (int i = 0; i < l->n; i++) {
         if (strcmp(l->msg[i], b->p) == 0) {
-            free(b->p);
+            gs_free(b->p);
             *b = (struct sbuf){0};
             return;
         }
     }
     if (l->n == l->cap) {
         int cap = l->cap ? l->cap * 2 : 8;
-        char **m = realloc(l->msg, (size_t)cap * sizeof *m);
+        char **m = gs_realloc(l->msg, (size_t)cap * sizeof *m);
         if (!m) {
-            free(b->p);
+            gs_free(b->p);
             l->oom = true;
             *b = (struct sbuf){0};
             return;
@@ -176,8 +177,8 @@ static void el_push(struct errlist *l, struct sbuf *b)
 static void el_free(struct errlist *l)
 {
     for (int i = 0; i < l->n; i++)
-        free(l->msg[i]);
-    free(l->msg);
+        gs_free(l->msg[i]);
+    gs_free(l->msg);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -360,14 +361,14 @@ bool gs_is_extended_resource(const char *name)
         return false;
     /* "requests." + name must be a qualified name */
     size_t n = strlen(name);
-    char *quota = malloc(n + 10);
+    char *quota = gs_malloc(n + 10);
     if (!quota)
         return false;
     memcpy(quota, "requests.", 9);
     memcpy(quota + 9, name, n + 1);
     const char *msgs[4];
     bool ok = qualified_name_errors(quota, msgs) == 0;
-    free(quota);
+    gs_free(quota);
     return ok;
 }
 
@@ -456,7 +457,7 @@ static void validate_hugepage_value(struct ctx *x, const char *name, const struc
     char s[GS_QUANTITY_TEXT_MAX + 160];
     gs_quantity_string(q, s, sizeof s);
     size_t need = strlen(s) + strlen(name) + 64;
-    char *detail = malloc(need);
+    char *detail = gs_malloc(need);
     if (!detail) {
         x->count++;
         x->errs.oom = true;
@@ -464,7 +465,7 @@ static void validate_hugepage_value(struct ctx *x, const char *name, const struc
     }
     snprintf(detail, need, "%s is not positive integer multiple of %s", s, name);
     add_invalid(x, path, BAD_STRING, s, NULL, detail);
-    free(detail);
+    gs_free(detail);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -505,13 +506,13 @@ static bool rlist_build(struct rlist *r, const struct gs_res_entry *e, int ne,
     *r = (struct rlist){0};
     if (total == 0)
         return true;
-    struct rsort *v = malloc((size_t)total * sizeof *v);
-    r->name = malloc((size_t)total * sizeof *r->name);
-    r->q = malloc((size_t)total * sizeof *r->q);
+    struct rsort *v = gs_malloc((size_t)total * sizeof *v);
+    r->name = gs_malloc((size_t)total * sizeof *r->name);
+    r->q = gs_malloc((size_t)total * sizeof *r->q);
     if (!v || !r->name || !r->q) {
-        free(v);
-        free(r->name);
-        free(r->q);
+        gs_free(v);
+        gs_free(r->name);
+        gs_free(r->q);
         *r = (struct rlist){0};
         return false;
     }
@@ -529,14 +530,14 @@ static bool rlist_build(struct rlist *r, const struct gs_res_entry *e, int ne,
         gs_quantity_round_up(&r->q[r->n], -3); /* SetDefaults_ResourceList */
         r->n++;
     }
-    free(v);
+    gs_free(v);
     return true;
 }
 
 static void rlist_free(struct rlist *r)
 {
-    free(r->name);
-    free(r->q);
+    gs_free(r->name);
+    gs_free(r->q);
 }
 
 static const struct gs_quantity *rlist_find(const struct rlist *r, const char *name)
@@ -561,7 +562,7 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
     struct gs_res_entry *extra = NULL;
     int nextra = 0;
     if (x->opts->pod_defaulting && c->nlimits > 0) {
-        extra = malloc((size_t)c->nlimits * sizeof *extra);
+        extra = gs_malloc((size_t)c->nlimits * sizeof *extra);
         if (!extra) {
             x->count++;
             x->errs.oom = true;
@@ -584,7 +585,7 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
     struct rlist lim, req;
     bool ok1 = rlist_build(&lim, c->limits, c->nlimits, NULL, 0);
     bool ok2 = rlist_build(&req, c->requests, c->nrequests, extra, nextra);
-    free(extra);
+    gs_free(extra);
     if (!ok1 || !ok2) {
         rlist_free(&lim);
         rlist_free(&req);
@@ -616,7 +617,7 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
         }
         if (strcmp(lim.name[i], "cpu") == 0 || strcmp(lim.name[i], "memory") == 0)
             lim_cpu_mem = true;
-        free(key.p);
+        gs_free(key.p);
     }
     for (int i = 0; i < req.n; i++) {
         struct sbuf key = {0};
@@ -650,7 +651,7 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
                 sb_puts(&d, " limit of ");
                 sb_puts(&d, ls);
                 add_invalid(x, req_path.p ? req_path.p : "", BAD_STRING, qs, NULL, d.p ? d.p : "");
-                free(d.p);
+                gs_free(d.p);
             }
         } else if (!gs_is_overcommit_allowed(name)) {
             add_typed(x, lim_path.p ? lim_path.p : "", "Required value",
@@ -662,15 +663,15 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
         }
         if (strcmp(name, "cpu") == 0 || strcmp(name, "memory") == 0)
             req_cpu_mem = true;
-        free(key.p);
+        gs_free(key.p);
     }
     if (!lim_cpu_mem && !req_cpu_mem && (req_huge || lim_huge))
         add_typed(x, fld, "Forbidden", "HugePages require cpu or memory");
 
     if (lim_path.oom || req_path.oom)
         x->errs.oom = true;
-    free(lim_path.p);
-    free(req_path.p);
+    gs_free(lim_path.p);
+    gs_free(req_path.p);
     rlist_free(&lim);
     rlist_free(&req);
 }
@@ -714,7 +715,7 @@ bool gs_validate_containers_opts(const struct gs_container_res *c, int nc,
             } else {
                 validate_requirements(&x, &c[i], path.p);
             }
-            free(path.p);
+            gs_free(path.p);
             idx++;
         }
     }
@@ -741,7 +742,7 @@ bool gs_validate_containers_opts(const struct gs_container_res *c, int nc,
         out_copy(buf, n, "out of memory while building the validation message", 52);
     else
         out_copy(buf, n, all.p, all.len);
-    free(all.p);
+    gs_free(all.p);
     el_free(&x.errs);
     return false;
 }
@@ -796,6 +797,6 @@ int gs_validation_status_message(const char *kind, const char *group, const char
         len = out_copy(buf, n, "", 0);
     else
         len = out_copy(buf, n, b.p, b.len);
-    free(b.p);
+    gs_free(b.p);
     return len;
 }

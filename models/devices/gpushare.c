@@ -1,9 +1,9 @@
 /* gpusim: the fractional GPU share model (see gpushare.h). */
-#include "gpusim/gpushare.h"
+#include "models/devices/gpushare.h"
 
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/error.h"
 
 int gs_gpushare_init(struct gs_gpushare *g, int ngpu)
 {

@@ -1,5 +1,5 @@
 /* gpusim: a pod's GPU share request (gpushare_pod.h). */
-#include "gpusim/gpushare_pod.h"
+#include "models/devices/gpushare_pod.h"
 
 #include <stdlib.h>
 

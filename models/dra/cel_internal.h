@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpusim/cel.h"
+#include "models/dra/cel.h"
 
 /* ------------------------------------------------------------------ tokens (cel_lex.c) */
 

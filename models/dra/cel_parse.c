@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "models/dra/cel_parser.h"
 
 #define MAX_DEPTH 64
@@ -479,31 +480,31 @@ int gs_cel_compile(const char *expr, struct gs_cel_program **out, struct gs_erro
                             "CEL: expression is %zu bytes, must have at most %d bytes (Kubernetes' limit for a "
                             "device selector)",
                             len, GS_CEL_MAX_LENGTH);
-    struct gs_cel_program *p = calloc(1, sizeof *p);
-    struct cel_token *toks = calloc(len + 2, sizeof *toks);
+    struct gs_cel_program *p = gs_calloc(1, sizeof *p);
+    struct cel_token *toks = gs_calloc(len + 2, sizeof *toks);
     if (!p || !toks) {
-        free(p);
-        free(toks);
+        gs_free(p);
+        gs_free(toks);
         return GS_ENOMEM;
     }
     /* Every node, list item, quantity and semver comes from at most one token, plus the
      * string keys that field selections add (one per token as well). */
     size_t cap = 2 * (len + 2);
-    p->expr = malloc(len + 1);
-    p->nodes = calloc(cap, sizeof *p->nodes);
-    p->items = calloc(len + 2, sizeof *p->items);
-    p->quants = calloc(len / 10 + 1, sizeof *p->quants);  /* quantity("") is 12 characters */
-    p->vers = calloc(len / 10 + 1, sizeof *p->vers);      /* semver("") is 10 */
-    p->strbuf = malloc(len + 2);
+    p->expr = gs_malloc(len + 1);
+    p->nodes = gs_calloc(cap, sizeof *p->nodes);
+    p->items = gs_calloc(len + 2, sizeof *p->items);
+    p->quants = gs_calloc(len / 10 + 1, sizeof *p->quants);  /* quantity("") is 12 characters */
+    p->vers = gs_calloc(len / 10 + 1, sizeof *p->vers);      /* semver("") is 10 */
+    p->strbuf = gs_malloc(len + 2);
     if (!p->expr || !p->nodes || !p->items || !p->quants || !p->vers || !p->strbuf) {
-        free(toks);
+        gs_free(toks);
         gs_cel_free(p);
         return GS_ENOMEM;
     }
     memcpy(p->expr, expr, len + 1);
     int nt = cel_lex(p->expr, toks, p->strbuf, err);
     if (nt < 0) {
-        free(toks);
+        gs_free(toks);
         gs_cel_free(p);
         return GS_EINVAL;
     }
@@ -522,7 +523,7 @@ int gs_cel_compile(const char *expr, struct gs_cel_program **out, struct gs_erro
             root = -1;
         }
     }
-    free(toks);
+    gs_free(toks);
     if (root < 0) {
         gs_cel_free(p);
         return GS_EINVAL;
@@ -536,13 +537,13 @@ void gs_cel_free(struct gs_cel_program *p)
 {
     if (!p)
         return;
-    free(p->expr);
-    free(p->nodes);
-    free(p->items);
-    free(p->quants);
-    free(p->vers);
-    free(p->strbuf);
-    free(p);
+    gs_free(p->expr);
+    gs_free(p->nodes);
+    gs_free(p->items);
+    gs_free(p->quants);
+    gs_free(p->vers);
+    gs_free(p->strbuf);
+    gs_free(p);
 }
 
 const char *gs_cel_expression(const struct gs_cel_program *p) { return p ? p->expr : NULL; }

@@ -4,7 +4,7 @@
  * (blang Version.Compare), which k8s.io/apiserver pkg/cel/library/semverlib.go uses. */
 #include <string.h>
 
-#include "gpusim/cel.h"
+#include "models/dra/cel.h"
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 

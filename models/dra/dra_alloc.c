@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/dra.h"
+#include "base/alloc.h"
+#include "models/dra/dra.h"
 
 int gs_dra_node_device_count(const struct gs_dra_node_view *v)
 {
@@ -229,7 +230,7 @@ static int prepare(struct search *s, int nclaims)
                 return GS_EINVAL;
             }
             if (q->r->mode == GS_DRA_ALL) {
-                q->all = malloc((size_t)(s->ndev ? s->ndev : 1) * sizeof *q->all);
+                q->all = gs_malloc((size_t)(s->ndev ? s->ndev : 1) * sizeof *q->all);
                 if (!q->all)
                     return GS_ENOMEM;
                 for (int d = 0; d < s->ndev; d++) {
@@ -295,12 +296,12 @@ int gs_dra_allocate(const struct gs_dra_node_view *v, const struct gs_resource_c
     for (int c = 0; c < nclaims; c++)
         s.nreqs += claims[c]->spec ? claims[c]->spec->nrequests : 0;
     size_t nd = (size_t)(s.ndev ? s.ndev : 1), nr = (size_t)(s.nreqs ? s.nreqs : 1);
-    s.dev = malloc(nd * sizeof *s.dev);
-    s.slice = malloc(nd * sizeof *s.slice);
-    s.taken = calloc(nd, sizeof *s.taken);
-    s.reqs = calloc(nr, sizeof *s.reqs);
-    s.match = malloc(nr * nd);
-    s.picks = malloc((size_t)(nclaims ? nclaims : 1) * GS_DRA_ALLOCATION_RESULTS_MAX * sizeof *s.picks);
+    s.dev = gs_malloc(nd * sizeof *s.dev);
+    s.slice = gs_malloc(nd * sizeof *s.slice);
+    s.taken = gs_calloc(nd, sizeof *s.taken);
+    s.reqs = gs_calloc(nr, sizeof *s.reqs);
+    s.match = gs_malloc(nr * nd);
+    s.picks = gs_malloc((size_t)(nclaims ? nclaims : 1) * GS_DRA_ALLOCATION_RESULTS_MAX * sizeof *s.picks);
     int rc = GS_ENOMEM;
     if (s.dev && s.slice && s.taken && s.reqs && s.match && s.picks) {
         memset(s.match, -1, nr * nd);
@@ -317,12 +318,12 @@ int gs_dra_allocate(const struct gs_dra_node_view *v, const struct gs_resource_c
             results(&s, nclaims, out);
     }
     for (int i = 0; s.reqs && i < s.nreqs; i++)
-        free(s.reqs[i].all);
-    free(s.dev);
-    free(s.slice);
-    free(s.taken);
-    free(s.reqs);
-    free(s.match);
-    free(s.picks);
+        gs_free(s.reqs[i].all);
+    gs_free(s.dev);
+    gs_free(s.slice);
+    gs_free(s.taken);
+    gs_free(s.reqs);
+    gs_free(s.match);
+    gs_free(s.picks);
     return rc;
 }

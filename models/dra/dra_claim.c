@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/dra.h"
+#include "models/dra/dra.h"
 
 static void free_selectors(struct gs_dra_selector *s, int n)
 {

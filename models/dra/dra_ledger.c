@@ -3,7 +3,7 @@
  * not coordinate the kubelet's device manager and DRA, so this is gpusim's bookkeeping. */
 #include <string.h>
 
-#include "gpusim/dra.h"
+#include "models/dra/dra.h"
 
 int gs_gpu_ledger_init(struct gs_gpu_ledger *l, int ngpus)
 {

@@ -6,7 +6,7 @@
  * RunFilterPlugins ("running %q filter plugin: %w"). */
 #include <stdio.h>
 
-#include "gpusim/dra.h"
+#include "models/dra/dra.h"
 
 int gs_dra_reason_not_created(char *buf, size_t n, const char *ns, const char *pod)
 {

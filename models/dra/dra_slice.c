@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/dra.h"
+#include "models/dra/dra.h"
 
 #define DEFAULT_DRIVER_VERSION "580.95.5"
 #define DEFAULT_CUDA_DRIVER_VERSION "13.0.0"

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/dra_state.h"
+#include "base/alloc.h"
+#include "models/dra/dra_state.h"
 
 /* ------------------------------------------------------------------ spec */
 
@@ -101,11 +102,11 @@ void gs_dra_state_free(struct gs_dra_state *st)
     if (!st)
         return;
     for (int i = 0; i < st->nodes_cap; i++)
-        free(st->nodes[i].in_use);
-    free(st->nodes);
-    free(st->claims);
-    free(st->pod_dp);
-    free(st->pod_dp_node);
+        gs_free(st->nodes[i].in_use);
+    gs_free(st->nodes);
+    gs_free(st->claims);
+    gs_free(st->pod_dp);
+    gs_free(st->pod_dp_node);
     memset(st, 0, sizeof *st);
 }
 

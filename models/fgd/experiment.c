@@ -9,8 +9,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "gpusim/fgd.h"
-#include "gpusim/rng.h"
+#include "base/alloc.h"
+#include "models/fgd/fgd.h"
+#include "base/rng.h"
 
 /* ---- loading ---- */
 
@@ -47,8 +48,8 @@ void gs_fgd_experiment_free(struct gs_fgd_experiment *ex)
     gs_openb_cluster_free(&ex->cluster);
     gs_openb_workload_free(&ex->workload);
     gs_fgd_typical_free(&ex->typical);
-    free(ex->order);
-    free(ex->shape);
+    gs_free(ex->order);
+    gs_free(ex->shape);
     memset(ex, 0, sizeof *ex);
 }
 
@@ -70,11 +71,11 @@ int gs_fgd_experiment_init(struct gs_fgd_experiment *ex, struct gs_openb_cluster
         goto fail;
     rc = GS_ENOMEM;
     int n = ex->workload.n;
-    ex->order = malloc((size_t)n * sizeof *ex->order);
-    ex->shape = malloc((size_t)n * sizeof *ex->shape);
-    int *tmp = malloc((size_t)n * sizeof *tmp);
+    ex->order = gs_malloc((size_t)n * sizeof *ex->order);
+    ex->shape = gs_malloc((size_t)n * sizeof *ex->shape);
+    int *tmp = gs_malloc((size_t)n * sizeof *tmp);
     if (!ex->order || !ex->shape || !tmp) {
-        free(tmp);
+        gs_free(tmp);
         goto fail;
     }
     sort_pods = ex->workload.pods;
@@ -89,7 +90,7 @@ int gs_fgd_experiment_init(struct gs_fgd_experiment *ex, struct gs_openb_cluster
     }
     ex->nshapes++;
     sort_pods = NULL;
-    free(tmp);
+    gs_free(tmp);
     return 0;
 fail:
     gs_fgd_experiment_free(ex);
@@ -145,14 +146,14 @@ struct sim {
 
 static void sim_free(struct sim *s)
 {
-    free(s->nodes);
+    gs_free(s->nodes);
     gs_fgd_frag_cache_free(&s->frag);
-    free(s->ver);
-    free(s->memo);
-    free(s->cand);
-    free(s->score);
-    free(s->pods_on);
-    free(s->rank);
+    gs_free(s->ver);
+    gs_free(s->memo);
+    gs_free(s->cand);
+    gs_free(s->score);
+    gs_free(s->pods_on);
+    gs_free(s->rank);
     gs_rng_free(s->rng);
 }
 
@@ -163,14 +164,14 @@ static int sim_init(struct sim *s, const struct gs_fgd_experiment *ex, enum gs_f
     s->t = &ex->typical;
     s->n = ex->cluster.n;
     size_t n = (size_t)s->n;
-    s->nodes = malloc(n * sizeof *s->nodes);
-    s->ver = calloc(n, sizeof *s->ver);
-    s->cand = malloc(n * sizeof *s->cand);
-    s->score = malloc(n * sizeof *s->score);
-    s->pods_on = calloc(n, sizeof *s->pods_on);
-    s->rank = malloc(n * sizeof *s->rank);
+    s->nodes = gs_malloc(n * sizeof *s->nodes);
+    s->ver = gs_calloc(n, sizeof *s->ver);
+    s->cand = gs_malloc(n * sizeof *s->cand);
+    s->score = gs_malloc(n * sizeof *s->score);
+    s->pods_on = gs_calloc(n, sizeof *s->pods_on);
+    s->rank = gs_malloc(n * sizeof *s->rank);
     if (policy == GS_FGD_FGD)
-        s->memo = calloc(n * (size_t)ex->nshapes, sizeof *s->memo);
+        s->memo = gs_calloc(n * (size_t)ex->nshapes, sizeof *s->memo);
     s->rng = gs_rng_new(seed);
     if (!s->nodes || !s->ver || !s->cand || !s->score || !s->pods_on || !s->rank || !s->rng ||
         (policy == GS_FGD_FGD && !s->memo))
@@ -360,10 +361,10 @@ int gs_fgd_experiment_run(const struct gs_fgd_experiment *ex, enum gs_fgd_policy
     if ((unsigned)policy >= GS_FGD_NPOLICIES || !(tune > 0 && tune <= 3.0) || ex->workload.n <= 0)
         return GS_EINVAL;
     struct sim s;
-    struct bins *b = calloc(1, sizeof *b);
+    struct bins *b = gs_calloc(1, sizeof *b);
     int rc = sim_init(&s, ex, policy, seed);
     int n = ex->workload.n, cap = n * 2 + 16, len = n;
-    int *seq = malloc((size_t)cap * sizeof *seq);
+    int *seq = gs_malloc((size_t)cap * sizeof *seq);
     if (rc || !b || !seq) {
         rc = rc ? rc : GS_ENOMEM;
         goto done;
@@ -387,7 +388,7 @@ int gs_fgd_experiment_run(const struct gs_fgd_experiment *ex, enum gs_fgd_policy
                     rc = GS_ERANGE;
                     goto done;
                 }
-                int *ns = realloc(seq, (size_t)cap * 2 * sizeof *seq);
+                int *ns = gs_realloc(seq, (size_t)cap * 2 * sizeof *seq);
                 if (!ns) {
                     rc = GS_ENOMEM;
                     goto done;
@@ -436,8 +437,8 @@ int gs_fgd_experiment_run(const struct gs_fgd_experiment *ex, enum gs_fgd_policy
     int ncols = (int)rint(tune * 100.0) + 1;
     finish_curve(b, ncols < GS_FGD_CURVE_MAX ? ncols : GS_FGD_CURVE_MAX, &out->curve);
 done:
-    free(seq);
-    free(b);
+    gs_free(seq);
+    gs_free(b);
     sim_free(&s);
     return rc;
 }

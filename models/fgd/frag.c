@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/fgd.h"
+#include "base/alloc.h"
+#include "models/fgd/fgd.h"
 
 int gs_fgd_node_init(struct gs_fgd_node *n, int64_t cpu_milli, int64_t memory_mib, int ngpu, int model)
 {
@@ -147,9 +148,9 @@ int gs_fgd_frag_cache_init(struct gs_fgd_frag_cache *c, const struct gs_fgd_typi
                            const struct gs_fgd_node *nodes, int n)
 {
     memset(c, 0, sizeof *c);
-    c->node_frag = malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_frag);
-    c->node_idle = malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_idle);
-    c->node_gpus = malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_gpus);
+    c->node_frag = gs_malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_frag);
+    c->node_idle = gs_malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_idle);
+    c->node_gpus = gs_malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_gpus);
     if (!c->node_frag || !c->node_idle || !c->node_gpus) {
         gs_fgd_frag_cache_free(c);
         return GS_ENOMEM;
@@ -171,15 +172,15 @@ int gs_fgd_frag_cache_grow(struct gs_fgd_frag_cache *c, const struct gs_fgd_typi
 {
     if (n <= c->n)
         return 0;
-    double *f = realloc(c->node_frag, (size_t)n * sizeof *f);
+    double *f = gs_realloc(c->node_frag, (size_t)n * sizeof *f);
     if (!f)
         return GS_ENOMEM;
     c->node_frag = f;
-    int32_t *idle = realloc(c->node_idle, (size_t)n * sizeof *idle);
+    int32_t *idle = gs_realloc(c->node_idle, (size_t)n * sizeof *idle);
     if (!idle)
         return GS_ENOMEM;
     c->node_idle = idle;
-    int32_t *gpus = realloc(c->node_gpus, (size_t)n * sizeof *gpus);
+    int32_t *gpus = gs_realloc(c->node_gpus, (size_t)n * sizeof *gpus);
     if (!gpus)
         return GS_ENOMEM;
     c->node_gpus = gpus;
@@ -217,8 +218,8 @@ void gs_fgd_frag_cache_free(struct gs_fgd_frag_cache *c)
 {
     if (!c)
         return;
-    free(c->node_frag);
-    free(c->node_idle);
-    free(c->node_gpus);
+    gs_free(c->node_frag);
+    gs_free(c->node_idle);
+    gs_free(c->node_gpus);
     memset(c, 0, sizeof *c);
 }

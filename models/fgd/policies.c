@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gpusim/fgd.h"
+#include "models/fgd/fgd.h"
 
 static const char *const policy_names[GS_FGD_NPOLICIES] = {"Random", "DotProd", "GpuClustering",
                                                            "GpuPacking", "BestFit", "FGD"};

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/fgd.h"
+#include "base/alloc.h"
+#include "models/fgd/fgd.h"
 
 struct key {
     int64_t cpu;
@@ -44,8 +45,8 @@ void gs_fgd_typical_free(struct gs_fgd_typical *t)
     if (!t)
         return;
     for (int i = 0; i < t->n; i++)
-        free(t->pods[i].spec);
-    free(t->pods);
+        gs_free(t->pods[i].spec);
+    gs_free(t->pods);
     memset(t, 0, sizeof *t);
 }
 
@@ -54,7 +55,7 @@ int gs_fgd_typical_build(const struct gs_openb_workload *w, double threshold_pct
     memset(out, 0, sizeof *out);
     if (w->n <= 0 || !(threshold_pct > 0 && threshold_pct <= 100))
         return GS_EINVAL;
-    struct gs_fgd_typical_key *in = malloc((size_t)w->n * sizeof *in);
+    struct gs_fgd_typical_key *in = gs_malloc((size_t)w->n * sizeof *in);
     if (!in)
         return GS_ENOMEM;
     for (int i = 0; i < w->n; i++) {
@@ -62,7 +63,7 @@ int gs_fgd_typical_build(const struct gs_openb_workload *w, double threshold_pct
         in[i] = (struct gs_fgd_typical_key){p->cpu_milli, p->gpu_milli, p->num_gpu, p->spec_mask, w->specs[p->spec], 1};
     }
     int rc = gs_fgd_typical_build_keys(in, w->n, threshold_pct, out);
-    free(in);
+    gs_free(in);
     return rc;
 }
 
@@ -80,7 +81,7 @@ int gs_fgd_typical_build_keys(const struct gs_fgd_typical_key *in, int n, double
     }
     if (npods <= 0)
         return GS_EINVAL;
-    struct key *k = malloc((size_t)n * sizeof *k);
+    struct key *k = gs_malloc((size_t)n * sizeof *k);
     if (!k)
         return GS_ENOMEM;
     int m = 0;
@@ -103,9 +104,9 @@ int gs_fgd_typical_build_keys(const struct gs_fgd_typical_key *in, int n, double
     int chosen = 0;
     while ((double)cum < expected && chosen < nk)
         cum += k[chosen++].count;
-    out->pods = calloc((size_t)chosen, sizeof *out->pods);
+    out->pods = gs_calloc((size_t)chosen, sizeof *out->pods);
     if (!out->pods) {
-        free(k);
+        gs_free(k);
         return GS_ENOMEM;
     }
     out->nkeys = nk;
@@ -114,11 +115,11 @@ int gs_fgd_typical_build_keys(const struct gs_fgd_typical_key *in, int n, double
     for (int i = 0; i < chosen; i++) {
         struct gs_fgd_typical_pod *tp = &out->pods[i];
         const char *s = k[i].text;
-        tp->spec = malloc(strlen(s) + 1);
+        tp->spec = gs_malloc(strlen(s) + 1);
         if (!tp->spec) {
             out->n = i;
             gs_fgd_typical_free(out);
-            free(k);
+            gs_free(k);
             return GS_ENOMEM;
         }
         strcpy(tp->spec, s);
@@ -132,7 +133,7 @@ int gs_fgd_typical_build_keys(const struct gs_fgd_typical_key *in, int n, double
         tp->milli_class = -1;
     }
     out->n = chosen;
-    free(k);
+    gs_free(k);
     /* Distinct per-GPU milli values, ascending, so a node's fitting-GPU counts are computed
      * once per value rather than once per typical pod. */
     for (int m = 1; m <= GS_GPU_MILLI; m++)

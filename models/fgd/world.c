@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/fgd_world.h"
-#include "gpusim/gpushare_pod.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/fgd/fgd_world.h"
+#include "models/devices/gpushare_pod.h"
 
 /* ------------------------------------------------------------------ pods */
 
@@ -87,7 +88,7 @@ static char *spec_text(const struct gs_openb_models *m, uint32_t mask)
     for (int i = 0; i < m->n; i++)
         if (mask >> i & 1u)
             len += strlen(m->name[i]) + 1;
-    char *s = malloc(len);
+    char *s = gs_malloc(len);
     if (!s)
         return NULL;
     s[0] = '\0';
@@ -106,11 +107,11 @@ static int add_key(struct acc *a, struct gs_openb_models *m, const struct gs_fgd
         return 0;
     if (a->n == a->cap) {
         int cap = a->cap ? a->cap * 2 : 64;
-        struct gs_fgd_typical_key *k = realloc(a->k, sizeof *k * (size_t)cap);
+        struct gs_fgd_typical_key *k = gs_realloc(a->k, sizeof *k * (size_t)cap);
         if (!k)
             return GS_ENOMEM;
         a->k = k;
-        char **t = realloc(a->text, sizeof *t * (size_t)cap);
+        char **t = gs_realloc(a->text, sizeof *t * (size_t)cap);
         if (!t)
             return GS_ENOMEM;
         a->text = t;
@@ -171,9 +172,9 @@ int gs_fgd_world_typical_build(const struct gs_world *w, double threshold_pct, s
     if (!rc)
         rc = a.n > 0 ? gs_fgd_typical_build_keys(a.k, a.n, threshold_pct, &out->typical) : GS_EINVAL;
     for (int i = 0; i < a.n; i++)
-        free(a.text[i]);
-    free(a.text);
-    free(a.k);
+        gs_free(a.text[i]);
+    gs_free(a.text);
+    gs_free(a.k);
     if (rc)
         gs_fgd_world_typical_free(out);
     return rc;
@@ -202,9 +203,9 @@ void gs_fgd_view_free(struct gs_fgd_view *v)
 {
     if (!v)
         return;
-    free(v->nodes);
-    free(v->ver);
-    free(v->stamp);
+    gs_free(v->nodes);
+    gs_free(v->ver);
+    gs_free(v->stamp);
     gs_fgd_frag_cache_free(&v->frag);
     memset(v, 0, sizeof *v);
 }
@@ -267,16 +268,16 @@ static int grow(struct gs_fgd_view *v, int need)
     int cap = v->cap ? v->cap : 64;
     while (cap < need)
         cap *= 2;
-    struct gs_fgd_node *nodes = realloc(v->nodes, sizeof *nodes * (size_t)cap);
+    struct gs_fgd_node *nodes = gs_realloc(v->nodes, sizeof *nodes * (size_t)cap);
     if (!nodes)
         return GS_ENOMEM;
     v->nodes = nodes;
-    uint32_t *ver = realloc(v->ver, sizeof *ver * (size_t)cap);
+    uint32_t *ver = gs_realloc(v->ver, sizeof *ver * (size_t)cap);
     if (!ver)
         return GS_ENOMEM;
     memset(ver + v->cap, 0, sizeof *ver * (size_t)(cap - v->cap));
     v->ver = ver;
-    uint64_t *stamp = realloc(v->stamp, sizeof *stamp * (size_t)cap);
+    uint64_t *stamp = gs_realloc(v->stamp, sizeof *stamp * (size_t)cap);
     if (!stamp)
         return GS_ENOMEM;
     memset(stamp + v->cap, 0, sizeof *stamp * (size_t)(cap - v->cap));

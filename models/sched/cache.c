@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/alloc.h"
+#include "base/error.h"
 #include "sched_internal.h"
 
 /* ------------------------------------------------------------------ static verdicts */
@@ -96,12 +97,12 @@ struct gs_tcache *gs_sched_tcache_get(struct gs_sched *s, const struct gs_pod_te
             c = &s->tc[i];
     if (!c) {
         if (s->ntc < GS_SCHED_TCACHE_SLOTS) {
-            struct gs_sverdict *v = calloc((size_t)s->nodes_cap, sizeof *v);
+            struct gs_sverdict *v = gs_calloc((size_t)s->nodes_cap, sizeof *v);
             if (!v)
                 return NULL;
             c = &s->tc[s->ntc++];
             c->v = v;
-            c->sc = calloc((size_t)s->nodes_cap, sizeof *c->sc);
+            c->sc = gs_calloc((size_t)s->nodes_cap, sizeof *c->sc);
         } else {
             c = &s->tc[0];
             for (int i = 1; i < s->ntc; i++)
@@ -150,7 +151,7 @@ int gs_sched_mirror_sync(struct gs_sched *s)
     bool full = s->mfull;
     if (w->res.n != s->mnres || s->mres_nodes < s->nodes_cap) {
         size_t need = (size_t)s->nodes_cap * (size_t)w->res.n * 2;
-        int64_t *p = realloc(s->mres, sizeof *p * (need ? need : 1));
+        int64_t *p = gs_realloc(s->mres, sizeof *p * (need ? need : 1));
         if (!p)
             return GS_ENOMEM;
         s->mres = p;
@@ -287,7 +288,7 @@ struct gs_vsum *gs_sched_vsum_get(struct gs_sched *s, const struct gs_podctx *pc
         if (s->nvs < GS_SCHED_VSUM_SLOTS) {
             vs = &s->vs[s->nvs];
             memset(vs, 0, sizeof *vs);
-            vs->v = calloc((size_t)s->nodes_cap, sizeof *vs->v);
+            vs->v = gs_calloc((size_t)s->nodes_cap, sizeof *vs->v);
             if (!vs->v)
                 return NULL;
             vs->vcap = s->nodes_cap;
@@ -303,7 +304,7 @@ struct gs_vsum *gs_sched_vsum_get(struct gs_sched *s, const struct gs_podctx *pc
     }
     vs->used = s->cycles;
     if (vs->vcap < s->nodes_cap) {
-        struct gs_vnode *v = realloc(vs->v, sizeof *v * (size_t)s->nodes_cap);
+        struct gs_vnode *v = gs_realloc(vs->v, sizeof *v * (size_t)s->nodes_cap);
         if (!v)
             return NULL;
         memset(v + vs->vcap, 0, sizeof *v * (size_t)(s->nodes_cap - vs->vcap));
@@ -344,9 +345,9 @@ void gs_sched_vsum_failed(struct gs_sched *s, const struct gs_pod_template *t)
 void gs_sched_vsum_free(struct gs_sched *s)
 {
     for (int i = 0; i < s->nvs; i++) {
-        free(s->vs[i].v);
+        gs_free(s->vs[i].v);
         gs_hcount_free(&s->vs[i].h);
-        free(s->vs[i].msg);
+        gs_free(s->vs[i].msg);
     }
     s->nvs = 0;
 }

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "gpusim/sched.h"
+#include "models/sched/sched.h"
 #include "sched_internal.h"
 
 _Static_assert(GS_PL_COUNT < 32, "plugin masks (unsched_plugins) are 32-bit");

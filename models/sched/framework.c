@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/gang.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/admission/gang.h"
 #include "sched_internal.h"
 
 /* The filter plugins in the default profile's order (default_plugins.go). The volume, ports,
@@ -43,7 +44,7 @@ static const char oom_message[] = "scheduler: out of memory";
 /* Grow one per-node array from `old` to `ncap` elements, zeroing the new part when asked. */
 static int grow_node_array(void **arr, int old, int ncap, size_t elem, bool zero)
 {
-    void *p = realloc(*arr, elem * (size_t)ncap);
+    void *p = gs_realloc(*arr, elem * (size_t)ncap);
     if (!p)
         return GS_ENOMEM;
     if (zero)
@@ -73,7 +74,7 @@ static int ensure_nodes(struct gs_sched *s)
         if (grow_node_array((void **)&s->tc[i].v, old, ncap, sizeof *s->tc[i].v, true))
             return GS_ENOMEM;
         if (s->tc[i].sc && grow_node_array((void **)&s->tc[i].sc, old, ncap, sizeof *s->tc[i].sc, true)) {
-            free(s->tc[i].sc);
+            gs_free(s->tc[i].sc);
             s->tc[i].sc = NULL;
         }
     }
@@ -101,7 +102,7 @@ int gs_sched_track_nominated(struct gs_sched *s, int p)
 
 struct gs_sched *gs_sched_new(const struct gs_world *w, const struct gs_sched_config *cfg, struct gs_rng *rng)
 {
-    struct gs_sched *s = calloc(1, sizeof *s);
+    struct gs_sched *s = gs_calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->w = w;
@@ -133,43 +134,43 @@ void gs_sched_free(struct gs_sched *s)
 {
     if (!s)
         return;
-    free(s->snap);
-    free(s->cand);
-    free(s->feasible);
-    free(s->potential);
-    free(s->st_tag);
-    free(s->m);
-    free(s->mres);
-    free(s->nom_slot);
+    gs_free(s->snap);
+    gs_free(s->cand);
+    gs_free(s->feasible);
+    gs_free(s->potential);
+    gs_free(s->st_tag);
+    gs_free(s->m);
+    gs_free(s->mres);
+    gs_free(s->nom_slot);
     for (int i = 0; i < s->ntc; i++) {
-        free(s->tc[i].v);
-        free(s->tc[i].sc);
+        gs_free(s->tc[i].v);
+        gs_free(s->tc[i].sc);
     }
     gs_hcount_free(&s->fh);
     gs_hcount_free(&s->ph);
     gs_sched_vsum_free(s);
-    free(s->nominated);
-    free(s->nom_adj);
-    free(s->nom_node);
-    free(s->sc_fit);
-    free(s->sc_bal);
-    free(s->sc_taint);
-    free(s->sc_aff);
-    free(s->sc_total);
-    free(s->pvict);
-    free(s->cand_victims);
-    free(s->cands);
-    free(s->victims);
-    free(s->lost);
+    gs_free(s->nominated);
+    gs_free(s->nom_adj);
+    gs_free(s->nom_node);
+    gs_free(s->sc_fit);
+    gs_free(s->sc_bal);
+    gs_free(s->sc_taint);
+    gs_free(s->sc_aff);
+    gs_free(s->sc_total);
+    gs_free(s->pvict);
+    gs_free(s->cand_victims);
+    gs_free(s->cands);
+    gs_free(s->victims);
+    gs_free(s->lost);
     for (int i = 0; i < s->ninsuff; i++)
-        free(s->insuff[i]);
-    free(s->insuff);
-    free(s->msg);
-    free(s->scr);
-    free(s->hoff);
-    free(s->hptr);
+        gs_free(s->insuff[i]);
+    gs_free(s->insuff);
+    gs_free(s->msg);
+    gs_free(s->scr);
+    gs_free(s->hoff);
+    gs_free(s->hptr);
     gs_sched_fgd_free(s);
-    free(s);
+    gs_free(s);
 }
 
 const struct gs_sched_config *gs_sched_get_config(const struct gs_sched *s)
@@ -403,7 +404,7 @@ static int ensure_scores(struct gs_sched *s, int n)
         ncap *= 2;
     int64_t **arrs[] = {&s->sc_fit, &s->sc_bal, &s->sc_taint, &s->sc_aff, &s->sc_total};
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
-        int64_t *p = realloc(*arrs[i], sizeof *p * (size_t)ncap);
+        int64_t *p = gs_realloc(*arrs[i], sizeof *p * (size_t)ncap);
         if (!p)
             return GS_ENOMEM;
         *arrs[i] = p;
@@ -607,7 +608,7 @@ static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, int nexpli
     if (vs && !s->oom) {
         /* Keep the text with the sums it was built from. */
         if (vs->msg_cap < s->msg_len + 1) {
-            char *m = realloc(vs->msg, s->msg_len + 1);
+            char *m = gs_realloc(vs->msg, s->msg_len + 1);
             if (!m) {
                 vs->msg_valid = false;
                 return;

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/alloc.h"
+#include "base/error.h"
 #include "sched_internal.h"
 
 /* ------------------------------------------------------------------ growable buffers */
@@ -28,7 +29,7 @@ static bool buf_reserve(struct gs_sched *s, char **buf, size_t *cap, size_t need
     size_t ncap = *cap ? *cap : 256;
     while (ncap < need)
         ncap *= 2;
-    char *p = realloc(*buf, ncap);
+    char *p = gs_realloc(*buf, ncap);
     if (!p) {
         s->oom = true;
         return false;
@@ -95,7 +96,7 @@ const char *gs_sched_insufficient(struct gs_sched *s, int r)
     if (r < 0 || r >= s->w->res.n)
         return NULL;
     if (r >= s->ninsuff) {
-        char **p = realloc(s->insuff, sizeof *p * (size_t)s->w->res.n);
+        char **p = gs_realloc(s->insuff, sizeof *p * (size_t)s->w->res.n);
         if (!p)
             return NULL;
         for (int i = s->ninsuff; i < s->w->res.n; i++)
@@ -106,7 +107,7 @@ const char *gs_sched_insufficient(struct gs_sched *s, int r)
     if (!s->insuff[r]) {
         const char *name = s->w->res.names[r];
         size_t n = strlen("Insufficient ") + strlen(name) + 1;
-        char *t = malloc(n);
+        char *t = gs_malloc(n);
         if (!t)
             return NULL;
         snprintf(t, n, "Insufficient %s", name);
@@ -209,7 +210,7 @@ void gs_hcount_reset(struct gs_hcount *h)
 
 void gs_hcount_free(struct gs_hcount *h)
 {
-    free(h->taint);
+    gs_free(h->taint);
     h->taint = NULL;
     h->ntaint = h->taint_cap = 0;
 }
@@ -256,13 +257,13 @@ static bool render_begin(struct gs_sched *s, int *n)
 {
     if (*n >= s->hcap) {
         int ncap = s->hcap ? s->hcap * 2 : 16;
-        size_t *ho = realloc(s->hoff, sizeof *ho * (size_t)ncap);
+        size_t *ho = gs_realloc(s->hoff, sizeof *ho * (size_t)ncap);
         if (!ho) {
             s->oom = true;
             return false;
         }
         s->hoff = ho;
-        const char **hp = realloc(s->hptr, sizeof *hp * (size_t)ncap);
+        const char **hp = gs_realloc(s->hptr, sizeof *hp * (size_t)ncap);
         if (!hp) {
             s->oom = true;
             return false;

@@ -29,7 +29,7 @@
  */
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/error.h"
 #include "sched_internal.h"
 
 /* GetPodStartTime: a pod that has not started counts as started "now", after every start. */

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/queue.h"
-#include "gpusim/sched.h"
+#include "base/alloc.h"
+#include "base/error.h"
+#include "models/sched/queue.h"
+#include "models/sched/sched.h"
 
 struct gs_queue {
     struct gs_world *w;
@@ -26,7 +27,7 @@ void gs_queue_set_coscheduling_sort(struct gs_queue *q, bool on)
 
 struct gs_queue *gs_queue_new(struct gs_world *w, gs_time initial_backoff, gs_time max_backoff)
 {
-    struct gs_queue *q = calloc(1, sizeof *q);
+    struct gs_queue *q = gs_calloc(1, sizeof *q);
     if (!q)
         return NULL;
     q->w = w;
@@ -39,9 +40,9 @@ void gs_queue_free(struct gs_queue *q)
 {
     if (!q)
         return;
-    free(q->heap);
-    free(q->waiting);
-    free(q);
+    gs_free(q->heap);
+    gs_free(q->waiting);
+    gs_free(q);
 }
 
 static int reserve(int **arr, int *cap, int need)
@@ -51,7 +52,7 @@ static int reserve(int **arr, int *cap, int need)
     int ncap = *cap ? *cap * 2 : 64;
     while (ncap < need)
         ncap *= 2;
-    int *p = realloc(*arr, sizeof *p * (size_t)ncap);
+    int *p = gs_realloc(*arr, sizeof *p * (size_t)ncap);
     if (!p)
         return GS_ENOMEM;
     *arr = p;

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpusim/error.h"
-#include "gpusim/sched.h"
+#include "base/error.h"
+#include "models/sched/sched.h"
 
 /* What a filter status says (one reason per kind, except GS_R_FIT: one per bit). */
 enum gs_reason_kind {

@@ -6,7 +6,7 @@
 #ifndef GPUSIM_SCENARIO_DECODE_H
 #define GPUSIM_SCENARIO_DECODE_H
 
-#include "gpusim/scenario.h"
+#include "sim/scenario.h"
 #include "sim/scenario/yaml.h"
 
 /* spec.objects: PriorityClass now; other known kinds are "not supported yet". `seq` may be

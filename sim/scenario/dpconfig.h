@@ -20,7 +20,7 @@
 #ifndef GPUSIM_SCENARIO_DPCONFIG_H
 #define GPUSIM_SCENARIO_DPCONFIG_H
 
-#include "gpusim/dpconfig.h"
+#include "models/dpconfig.h"
 #include "sim/scenario/yaml.h"
 
 /* One config document at `path` named `name` ("" for a single config) into *out. `mig_override`

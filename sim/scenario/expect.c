@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/dra_state.h"
+#include "models/dra/dra_state.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "base/alloc.h"
 #include "sim/scenario/json.h"
 
 struct walk {
@@ -217,7 +218,7 @@ int gs_json_load_file(const char *path, struct gs_arena *a, struct gs_ynode **ro
     for (;;) {
         if (len + 65536 + 1 > cap) {
             size_t ncap = cap ? cap * 2 : 65536 * 2;
-            char *nb = realloc(buf, ncap);
+            char *nb = gs_realloc(buf, ncap);
             if (!nb) {
                 rc = gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
                 break;
@@ -241,6 +242,6 @@ int gs_json_load_file(const char *path, struct gs_arena *a, struct gs_ynode **ro
         else
             rc = gs_json_load_string(path, buf, a, root, err);
     }
-    free(buf);
+    gs_free(buf);
     return rc;
 }

@@ -10,8 +10,8 @@
 #ifndef GPUSIM_SCENARIO_JSON_H
 #define GPUSIM_SCENARIO_JSON_H
 
-#include "gpusim/error.h"
-#include "gpusim/world.h"
+#include "base/error.h"
+#include "models/world.h"
 #include "sim/scenario/yaml.h"
 
 /* Parse `path` (or `text`, named `name` in messages) into *root. Duplicate keys in an object

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/kueue.h"
+#include "models/admission/kueue.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/ydec_util.h"

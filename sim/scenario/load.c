@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/scenario.h"
+#include "sim/scenario.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/yaml.h"

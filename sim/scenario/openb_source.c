@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/openb.h"
+#include "models/openb.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"

@@ -37,8 +37,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sim/catalog_yaml.h"
-#include "sim/mig_yaml.h"
+#include "sim/scenario/catalog_yaml.h"
+#include "sim/scenario/mig_yaml.h"
 #include "sim/scenario/dpconfig.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/dra_state.h"
-#include "gpusim/error.h"
-#include "gpusim/gpushare_pod.h"
-#include "gpusim/validation.h"
+#include "models/dra/dra_state.h"
+#include "base/error.h"
+#include "models/devices/gpushare_pod.h"
+#include "models/admission/validation.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "gpusim/world.h"
+#include "models/world.h"
 #include "sim/scenario/yaml.h"
 
 /* restartPolicy as written (GS_RESTART_UNSET when absent; the Pod default is Always). */

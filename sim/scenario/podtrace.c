@@ -30,7 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/openb.h"
+#include "base/alloc.h"
+#include "models/openb.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"
@@ -259,10 +260,10 @@ static int build(struct gs_ydec *d, const struct opts *o, const struct gs_openb_
                  struct gs_workload *w)
 {
     int n = o->limit >= 0 && o->limit < ow->n ? (int)o->limit : ow->n;
-    int *order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
+    int *order = gs_malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
     struct gs_listed_pod *list = gs_arena_alloc(d->arena, sizeof *list * (size_t)(n > 0 ? n : 1));
     if (!order || !list) {
-        free(order);
+        gs_free(order);
         return gs_y_nomem(d, o->file_node);
     }
     for (int i = 0; i < n; i++)
@@ -311,7 +312,7 @@ static int build(struct gs_ydec *d, const struct opts *o, const struct gs_openb_
             lp->arrive = o->start + (o->rate_per_us > 0 ? (gs_time)llround((double)k / o->rate_per_us) : 0);
         }
     }
-    free(order);
+    gs_free(order);
     if (rc)
         return rc;
     w->list = list;
@@ -353,18 +354,18 @@ int gs_scn_trace_workload(struct gs_ydec *d, const struct gs_ynode *e, const cha
     c.cap = 64;
     while (c.cap < (size_t)ow.n * 2)
         c.cap *= 2;
-    c.tab = calloc(c.cap, sizeof *c.tab);
-    c.aff = calloc((size_t)ow.nspecs + 1, sizeof *c.aff);
-    c.aff_done = calloc((size_t)ow.nspecs + 1, sizeof *c.aff_done);
+    c.tab = gs_calloc(c.cap, sizeof *c.tab);
+    c.aff = gs_calloc((size_t)ow.nspecs + 1, sizeof *c.aff);
+    c.aff_done = gs_calloc((size_t)ow.nspecs + 1, sizeof *c.aff_done);
     if (c.gpu_res < 0)
         rc = gs_y_error(d, o.tnode, "too many distinct resources (gpusim supports %d)", GS_RES_MAX);
     else if (!c.tab || !c.aff || !c.aff_done)
         rc = gs_y_nomem(d, o.file_node);
     else
         rc = build(d, &o, &ow, &c, w);
-    free(c.tab);
-    free(c.aff);
-    free(c.aff_done);
+    gs_free(c.tab);
+    gs_free(c.aff);
+    gs_free(c.aff_done);
     gs_openb_workload_free(&ow);
     return rc;
 }

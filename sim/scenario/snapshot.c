@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/json.h"
 #include "sim/scenario/podspec.h"
@@ -493,7 +494,7 @@ static int cmp_pod_name(const void *a, const void *b)
 /* Names: metadata.name, or <namespace>/<name> for a name used in several namespaces. */
 static int qualify_names(struct gs_ydec *d, const struct gs_ynode *at, struct src_pod *pods, int n)
 {
-    struct src_pod **s = malloc(sizeof *s * (size_t)(n > 0 ? n : 1));
+    struct src_pod **s = gs_malloc(sizeof *s * (size_t)(n > 0 ? n : 1));
     if (!s)
         return nomem(d, at);
     int m = 0;
@@ -516,7 +517,7 @@ static int qualify_names(struct gs_ydec *d, const struct gs_ynode *at, struct sr
                 rc = nomem(d, at);
         i = j;
     }
-    free(s);
+    gs_free(s);
     return rc;
 }
 
@@ -578,7 +579,7 @@ int gs_scn_snapshot(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
         return 0;
     if ((rc = load_list(d, pn, gs_scn_path(p, "%s.pods", path), "Pod", &pods_file, &items, &count)))
         return rc;
-    struct src_pod *pods = calloc((size_t)(count > 0 ? count : 1), sizeof *pods);
+    struct src_pod *pods = gs_calloc((size_t)(count > 0 ? count : 1), sizeof *pods);
     if (!pods)
         return nomem(d, pn);
     for (int i = 0; i < count && !rc; i++)
@@ -589,6 +590,6 @@ int gs_scn_snapshot(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
         rc = list_workload(d, pn, sc, "snapshot-running", pods, count, POD_RUNNING);
     if (!rc)
         rc = list_workload(d, pn, sc, "snapshot-pending", pods, count, POD_PENDING);
-    free(pods);
+    gs_free(pods);
     return rc;
 }

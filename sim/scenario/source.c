@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"
@@ -82,7 +83,7 @@ int gs_scn_source_pools(struct gs_ydec *d, const struct gs_ynode *at, const char
     if (n <= 0)
         return 0;
     /* Names: unique in the file, and not the name of a node of spec.cluster.nodePools. */
-    const char **sorted = malloc(sizeof *sorted * (size_t)n);
+    const char **sorted = gs_malloc(sizeof *sorted * (size_t)n);
     if (!sorted)
         return nomem(d, at);
     for (int i = 0; i < n; i++)
@@ -91,10 +92,10 @@ int gs_scn_source_pools(struct gs_ydec *d, const struct gs_ynode *at, const char
     for (int i = 1; i < n; i++)
         if (strcmp(sorted[i - 1], sorted[i]) == 0) {
             int rc = gs_y_error(d, at, "duplicate node name '%.80s' in %s", sorted[i], file);
-            free(sorted);
+            gs_free(sorted);
             return rc;
         }
-    free(sorted);
+    gs_free(sorted);
     for (int i = 0; i < n; i++) {
         int p = gs_scn_node_pool(w, nodes[i].own.name);
         if (p >= 0)
@@ -102,11 +103,11 @@ int gs_scn_source_pools(struct gs_ydec *d, const struct gs_ynode *at, const char
                               nodes[i].own.name, file, w->pools[p].name);
     }
 
-    struct group *g = malloc(sizeof *g * (size_t)n);
-    int *of = malloc(sizeof *of * (size_t)n);
+    struct group *g = gs_malloc(sizeof *g * (size_t)n);
+    int *of = gs_malloc(sizeof *of * (size_t)n);
     if (!g || !of) {
-        free(g);
-        free(of);
+        gs_free(g);
+        gs_free(of);
         return nomem(d, at);
     }
     int ng = 0;
@@ -151,8 +152,8 @@ int gs_scn_source_pools(struct gs_ydec *d, const struct gs_ynode *at, const char
         struct gs_pool_node *pn = (struct gs_pool_node *)pools[w->npools + of[i]].nodes;
         pn[gr->filled++] = nodes[i].own;
     }
-    free(g);
-    free(of);
+    gs_free(g);
+    gs_free(of);
     if (rc)
         return rc;
     if (w->npools)

@@ -12,7 +12,7 @@
 #ifndef GPUSIM_SCENARIO_SOURCE_H
 #define GPUSIM_SCENARIO_SOURCE_H
 
-#include "gpusim/scenario.h"
+#include "sim/scenario.h"
 #include "sim/scenario/yaml.h"
 
 /* The pod annotation of a GPU share in milli-GPU (the devices model, sim/devices_run.h). */

@@ -1,5 +1,6 @@
 /* gpusim internal: libyaml events -> gs_ynode tree with 1-based positions, and the checked
  * accessors the scenario decoders use (see yaml.h for the rules). */
+#include "base/alloc.h"
 #include "sim/scenario/yaml.h"
 
 #include <ctype.h>
@@ -144,13 +145,13 @@ static int add_anchor(struct builder *b, const char *name, struct gs_ynode *node
     }
     if (b->nanchors == b->anchors_cap) {
         int cap = b->anchors_cap ? b->anchors_cap * 2 : 8;
-        struct anchor *na = realloc(b->anchors, sizeof *na * (size_t)cap);
+        struct anchor *na = gs_realloc(b->anchors, sizeof *na * (size_t)cap);
         if (!na)
             return nomem(b);
         b->anchors = na;
         b->anchors_cap = cap;
     }
-    char *copy = strdup(name);
+    char *copy = gs_strdup(name);
     if (!copy)
         return nomem(b);
     b->anchors[b->nanchors].name = copy;
@@ -180,7 +181,7 @@ static int attach(struct builder *b, struct gs_ynode *n)
     if (f->node->type == GS_Y_SEQ) {
         if (f->n == f->cap) {
             int cap = f->cap ? f->cap * 2 : 8;
-            void *v = realloc(f->vec, sizeof(struct gs_ynode *) * (size_t)cap);
+            void *v = gs_realloc(f->vec, sizeof(struct gs_ynode *) * (size_t)cap);
             if (!v)
                 return nomem(b);
             f->vec = v;
@@ -213,7 +214,7 @@ static int attach(struct builder *b, struct gs_ynode *n)
     }
     if (f->n == f->cap) {
         int cap = f->cap ? f->cap * 2 : 8;
-        void *v = realloc(f->vec, sizeof(struct gs_ypair) * (size_t)cap);
+        void *v = gs_realloc(f->vec, sizeof(struct gs_ypair) * (size_t)cap);
         if (!v)
             return nomem(b);
         f->vec = v;
@@ -230,7 +231,7 @@ static int push(struct builder *b, struct gs_ynode *n, const yaml_char_t *anchor
 {
     if (b->depth == b->st_cap) {
         int cap = b->st_cap ? b->st_cap * 2 : 16;
-        struct frame *ns = realloc(b->st, sizeof *ns * (size_t)cap);
+        struct frame *ns = gs_realloc(b->st, sizeof *ns * (size_t)cap);
         if (!ns)
             return nomem(b);
         b->st = ns;
@@ -241,7 +242,7 @@ static int push(struct builder *b, struct gs_ynode *n, const yaml_char_t *anchor
     f->node = n;
     f->start_total = b->total;
     if (anchor) {
-        f->anchor = strdup((const char *)anchor);
+        f->anchor = gs_strdup((const char *)anchor);
         if (!f->anchor)
             return nomem(b);
     }
@@ -269,8 +270,8 @@ static int pop(struct builder *b)
     }
     if (!rc && f->anchor)
         rc = add_anchor(b, f->anchor, n, b->total - f->start_total);
-    free(f->vec);
-    free(f->anchor);
+    gs_free(f->vec);
+    gs_free(f->anchor);
     f->vec = NULL;
     f->anchor = NULL;
     b->depth--;
@@ -282,13 +283,13 @@ static int pop(struct builder *b)
 static void builder_free(struct builder *b)
 {
     for (int i = 0; i < b->depth; i++) {
-        free(b->st[i].vec);
-        free(b->st[i].anchor);
+        gs_free(b->st[i].vec);
+        gs_free(b->st[i].anchor);
     }
-    free(b->st);
+    gs_free(b->st);
     for (int i = 0; i < b->nanchors; i++)
-        free(b->anchors[i].name);
-    free(b->anchors);
+        gs_free(b->anchors[i].name);
+    gs_free(b->anchors);
 }
 
 /* Line and column (1-based) of byte `off` in `text` (for libyaml reader errors). */
@@ -474,7 +475,7 @@ int gs_yaml_load_file(const char *path, struct gs_arena *a, struct gs_ynode **ro
     if (!f)
         return gs_error_set(err, GS_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
     size_t cap = 64 * 1024, len = 0;
-    char *buf = malloc(cap);
+    char *buf = gs_malloc(cap);
     if (!buf) {
         fclose(f);
         return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
@@ -482,13 +483,13 @@ int gs_yaml_load_file(const char *path, struct gs_arena *a, struct gs_ynode **ro
     for (;;) {
         if (len == cap) {
             if (cap > (size_t)1 << 30) {
-                free(buf);
+                gs_free(buf);
                 fclose(f);
                 return gs_error_set(err, GS_EIO, path, 0, 0, "file too large (over 1 GiB)");
             }
-            char *nb = realloc(buf, cap * 2);
+            char *nb = gs_realloc(buf, cap * 2);
             if (!nb) {
-                free(buf);
+                gs_free(buf);
                 fclose(f);
                 return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
             }
@@ -504,11 +505,11 @@ int gs_yaml_load_file(const char *path, struct gs_arena *a, struct gs_ynode **ro
     int saved = errno;
     fclose(f);
     if (ioerr) {
-        free(buf);
+        gs_free(buf);
         return gs_error_set(err, GS_EIO, path, 0, 0, "cannot read: %s", strerror(saved));
     }
     int rc = load_buffer(path, buf, len, 0, 0, a, root, err);
-    free(buf);
+    gs_free(buf);
     return rc;
 }
 
@@ -757,13 +758,13 @@ int gs_y_edit_distance(const char *a, const char *b)
     size_t la = strlen(a), lb = strlen(b);
     if (la > 256 || lb > 256)
         return (int)(la > lb ? la : lb);
-    int *prev2 = malloc(sizeof(int) * (lb + 1));
-    int *prev = malloc(sizeof(int) * (lb + 1));
-    int *cur = malloc(sizeof(int) * (lb + 1));
+    int *prev2 = gs_malloc(sizeof(int) * (lb + 1));
+    int *prev = gs_malloc(sizeof(int) * (lb + 1));
+    int *cur = gs_malloc(sizeof(int) * (lb + 1));
     if (!prev2 || !prev || !cur) {
-        free(prev2);
-        free(prev);
-        free(cur);
+        gs_free(prev2);
+        gs_free(prev);
+        gs_free(cur);
         return (int)(la > lb ? la : lb);
     }
     for (size_t j = 0; j <= lb; j++)
@@ -787,9 +788,9 @@ int gs_y_edit_distance(const char *a, const char *b)
         cur = t;
     }
     int r = prev[lb];
-    free(prev2);
-    free(prev);
-    free(cur);
+    gs_free(prev2);
+    gs_free(prev);
+    gs_free(cur);
     return r;
 }
 

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gpusim/error.h"
-#include "gpusim/quantity.h"
-#include "gpusim/world.h"
+#include "base/error.h"
+#include "models/quantity.h"
+#include "models/world.h"
 
 enum gs_ytype { GS_Y_SCALAR, GS_Y_MAP, GS_Y_SEQ };
 

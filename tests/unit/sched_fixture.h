@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/rng.h"
-#include "gpusim/sched.h"
-#include "gpusim/world.h"
+#include "base/rng.h"
+#include "models/sched/sched.h"
+#include "models/world.h"
 
 #define MI (INT64_C(1) << 20)
 #define GI (INT64_C(1) << 30)

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/bringup.h"
-#include "gpusim/error.h"
+#include "models/bringup.h"
+#include "base/error.h"
 
 /* ---------------------------------------------------------------- harness */
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpusim/report.h"
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "reports/report.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 #include "trace_query.h"
 
 static char trace_path[256];

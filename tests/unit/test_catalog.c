@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpusim/bringup.h"
-#include "gpusim/catalog.h"
-#include "gpusim/rng.h"
+#include "models/bringup.h"
+#include "models/catalog.h"
+#include "base/rng.h"
 
 static struct gs_arena arena;
 static struct gs_catalog cat;

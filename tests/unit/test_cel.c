@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/cel.h"
+#include "models/dra/cel.h"
 
 /* An NVIDIA-like device: attributes in the driver's domain, memory 16Gi. */
 static struct gs_device_attribute attrs[8];

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpusim/engine.h"
-#include "gpusim/report.h"
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "sim/engine.h"
+#include "reports/report.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 #include "trace_query.h"
 
 static char trace_path[256];

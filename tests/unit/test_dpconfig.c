@@ -5,8 +5,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "gpusim/dpconfig.h"
-#include "gpusim/gfd.h"
+#include "models/dpconfig.h"
+#include "models/gfd.h"
 #include "sim/scenario/dpconfig.h"
 
 static struct gs_arena arena;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/dra.h"
+#include "models/dra/dra.h"
 
 static const struct gs_gpu_product T4 = {
     .product = "Tesla-T4", .nvml_name = "Tesla T4", .memory_mib = 15360, .compute_major = 7,

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/engine.h"
+#include "sim/engine.h"
 
 /* A log of dispatched events shared by the handlers below. */
 struct rec {

@@ -2,7 +2,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "gpusim/error.h"
+#include "base/error.h"
 
 Test(error, strerror_texts)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gpusim/fgd.h"
+#include "models/fgd/fgd.h"
 
 static const char *data_dir(void) { return GPUSIM_SOURCE_DIR "/../shared/data/openb"; }
 

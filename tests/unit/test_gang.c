@@ -3,9 +3,9 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "gpusim/gang.h"
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "models/admission/gang.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 #include "sched_fixture.h"
 #include "trace_query.h"
 

@@ -4,8 +4,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "gpusim/catalog.h"
-#include "gpusim/gfd.h"
+#include "models/catalog.h"
+#include "models/gfd.h"
 
 static struct gs_arena arena;
 static struct gs_labels labels;

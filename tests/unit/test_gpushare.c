@@ -1,8 +1,8 @@
 /* The fractional GPU share model (gpushare.h). */
 #include <criterion/criterion.h>
 
-#include "gpusim/error.h"
-#include "gpusim/gpushare.h"
+#include "base/error.h"
+#include "models/devices/gpushare.h"
 
 static struct gs_gpushare node(int n, const int *free_milli)
 {

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpusim/kueue.h"
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "models/admission/kueue.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 
 /* ------------------------------------------------------------------ a hand-built spec */
 

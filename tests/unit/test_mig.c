@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpusim/catalog.h"
-#include "gpusim/dpconfig.h"
-#include "gpusim/mig.h"
-#include "sim/mig_yaml.h"
+#include "models/catalog.h"
+#include "models/dpconfig.h"
+#include "models/mig.h"
+#include "sim/scenario/mig_yaml.h"
 
 static struct gs_arena arena;
 static struct gs_mig_catalog cat;

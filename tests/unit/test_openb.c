@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gpusim/openb.h"
+#include "models/openb.h"
 
 static const char *data_dir(void) { return GPUSIM_SOURCE_DIR "/../shared/data/openb"; }
 

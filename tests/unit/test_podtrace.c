@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 
 #define FIX GPUSIM_SOURCE_DIR "/tests/fixtures/openb"
 

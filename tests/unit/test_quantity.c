@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/error.h"
-#include "gpusim/quantity.h"
+#include "base/error.h"
+#include "models/quantity.h"
 
 static struct gs_quantity P(const char *s)
 {

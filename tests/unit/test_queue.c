@@ -1,8 +1,8 @@
 /* The scheduling queue: PrioritySort order, backoff, cluster events, the 5-minute flush. */
 #include <criterion/criterion.h>
 
-#include "gpusim/queue.h"
-#include "gpusim/sched.h"
+#include "models/sched/queue.h"
+#include "models/sched/sched.h"
 
 static struct gs_world w;
 static struct gs_pod_template lo, hi;

@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gpusim/error.h"
-#include "gpusim/report.h"
-#include "gpusim/trace.h"
+#include "base/error.h"
+#include "reports/report.h"
+#include "sim/trace.h"
 
 static char dir[64];
 static char path[128];

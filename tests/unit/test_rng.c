@@ -5,7 +5,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "gpusim/rng.h"
+#include "base/rng.h"
 
 #define NDRAWS 64
 

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 
 static char trace_path[256];
 

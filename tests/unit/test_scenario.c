@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpusim/scenario.h"
+#include "sim/scenario.h"
 #include "sim/scenario/yaml.h"
 
 #define HEAD                                                                                         \

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/dra_state.h"
-#include "gpusim/scenario.h"
+#include "models/dra/dra_state.h"
+#include "sim/scenario.h"
 
 /* 7 lines: the body starts on line 8. */
 #define HEADER                                                                                              \

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpusim/scenario.h"
+#include "sim/scenario.h"
 
 /* 8 lines: a body starts on line 9. */
 #define HEADER                                                                                              \

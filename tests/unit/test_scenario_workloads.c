@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpusim/scenario.h"
+#include "sim/scenario.h"
 
 /* 14 lines: a body starts on line 15. */
 #define HEADER                                                                                              \

@@ -2,7 +2,7 @@
  * hand-built worlds: PreFilter reasons, Filter outcomes, the FailedScheduling text with the
  * 1.34 PostFilter part, shared claims, the device-plugin/DRA ledger and CEL runtime errors.
  * Expected texts from kubernetes dynamicresources.go (1.34) and the c22 case. */
-#include "gpusim/dra_state.h"
+#include "models/dra/dra_state.h"
 #include "sched_fixture.h"
 
 static const struct gs_gpu_product T4 = {

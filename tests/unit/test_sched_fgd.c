@@ -5,9 +5,9 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "gpusim/fgd_world.h"
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "models/fgd/fgd_world.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 #include "sched_fixture.h"
 
 /* ------------------------------------------------------------------ hand-built worlds */

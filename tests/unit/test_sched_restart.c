@@ -4,8 +4,8 @@
 #include <criterion/criterion.h>
 #include <unistd.h>
 
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 #include "trace_query.h"
 
 /* A claim asking 24Gi cannot be met by the T4s; the H100 joins at 5m. The scheduler restarts

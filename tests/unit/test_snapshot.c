@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 #include "sim/scenario/json.h"
 #include "sim/scenario/podspec.h"
 

@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gpusim/error.h"
-#include "gpusim/trace.h"
+#include "base/error.h"
+#include "sim/trace.h"
 
 static char dir[64];
 static char path[128];

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpusim/quantity.h"
-#include "gpusim/validation.h"
+#include "models/quantity.h"
+#include "models/admission/validation.h"
 
 #define MAXE 8
 

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpusim/engine.h"
-#include "gpusim/rng.h"
+#include "sim/engine.h"
+#include "base/rng.h"
 
 #define SEED 20240601ULL
 #define INC_BITS 20

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpusim/fgd.h"
+#include "models/fgd/fgd.h"
 
 static double now_s(void)
 {

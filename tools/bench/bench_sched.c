@@ -24,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gpusim/run.h"
-#include "gpusim/scenario.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 
 struct variant {
     const char *name;

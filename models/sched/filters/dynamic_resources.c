@@ -18,8 +18,8 @@
  */
 #include <stdio.h>
 
-#include "gpusim/dra_state.h"
-#include "../sched_internal.h"
+#include "models/dra/dra_state.h"
+#include "models/sched/sched_internal.h"
 
 void gs_sched_set_dra(struct gs_sched *s, const struct gs_dra_state *dra)
 {

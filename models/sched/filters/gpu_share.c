@@ -9,8 +9,8 @@
  * upstream plugin's status only names the node); whole-GPU pods are checked only where a share
  * holds part of a GPU, and only without `adj` (nominated pods, preemption victims: their GPUs
  * are not modelled), since elsewhere NodeResourcesFit's nvidia.com/gpu count is the same test. */
-#include "gpusim/gpushare_pod.h"
-#include "../sched_internal.h"
+#include "models/devices/gpushare_pod.h"
+#include "models/sched/sched_internal.h"
 
 void gs_share_podctx(const struct gs_world *w, struct gs_podctx *pc)
 {

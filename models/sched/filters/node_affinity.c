@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 /* strconv.ParseInt(s, 10, 64): optional sign, at least one digit, nothing else, in range. */
 static bool parse_int64(const char *s, int64_t *out)

@@ -2,7 +2,7 @@
  * spec.nodeName only fits the node of that name. UnschedulableAndUnresolvable. */
 #include <string.h>
 
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 void gs_filter_node_name(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
                          const struct gs_adj *adj, struct gs_fstat *st)

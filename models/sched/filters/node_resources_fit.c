@@ -14,7 +14,7 @@
  * `adj` adds nominated pods or removes preemption victims (pod count and requests).
  * The check itself is gs_fit_check (sched_internal.h), inline in the cycle's loop.
  */
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 void gs_filter_node_resources_fit(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
                                   const struct gs_adj *adj, struct gs_fstat *st)

@@ -2,7 +2,7 @@
  * node_unschedulable.go. A cordoned node (spec.unschedulable) rejects the pod unless the pod
  * tolerates the taint node.kubernetes.io/unschedulable:NoSchedule (the toleration is computed
  * once per cycle in gs_podctx.tol_unschedulable). UnschedulableAndUnresolvable. */
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 void gs_filter_node_unschedulable(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
                                   const struct gs_adj *adj, struct gs_fstat *st)

@@ -4,7 +4,7 @@
  * NoSchedule or NoExecute that no toleration of the pod tolerates rejects the node
  * (UnschedulableAndUnresolvable). PreferNoSchedule taints only matter for scoring.
  * The reason text (with the taint, or generic from 1.35) is built by message.c. */
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 void gs_filter_taint_toleration(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
                                 const struct gs_adj *adj, struct gs_fstat *st)

@@ -11,7 +11,7 @@
  */
 #include <math.h>
 
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 bool gs_score_balanced_skip(const struct gs_sched *s, const struct gs_podctx *pc)
 {

@@ -21,8 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpusim/fgd_world.h"
-#include "../sched_internal.h"
+#include "base/alloc.h"
+#include "models/fgd/fgd_world.h"
+#include "models/sched/sched_internal.h"
 
 struct fgd_memo {
     const struct gs_pod_template *t; /* NULL: empty */
@@ -59,7 +60,7 @@ int gs_sched_fgd_new(struct gs_sched *s)
     s->fgd = NULL;
     if (!any_enabled(&s->cfg))
         return 0;
-    struct gs_fgd_sched *f = calloc(1, sizeof *f);
+    struct gs_fgd_sched *f = gs_calloc(1, sizeof *f);
     if (!f)
         return GS_ENOMEM;
     gs_fgd_view_init(&f->view, s->w, NULL, enabled(&s->cfg, GS_PL_GPU_CLUSTERING_SCORE));
@@ -73,9 +74,9 @@ void gs_sched_fgd_free(struct gs_sched *s)
     if (!f)
         return;
     gs_fgd_view_free(&f->view);
-    free(f->raw);
-    free(f->memo);
-    free(f);
+    gs_free(f->raw);
+    gs_free(f->memo);
+    gs_free(f);
     s->fgd = NULL;
 }
 
@@ -120,7 +121,7 @@ static int ensure(struct gs_fgd_sched *f, int nfeasible, int nnodes)
         int cap = f->raw_cap ? f->raw_cap : 64;
         while (cap < nfeasible)
             cap *= 2;
-        int64_t *r = realloc(f->raw, sizeof *r * (size_t)cap);
+        int64_t *r = gs_realloc(f->raw, sizeof *r * (size_t)cap);
         if (!r)
             return GS_ENOMEM;
         f->raw = r;
@@ -130,7 +131,7 @@ static int ensure(struct gs_fgd_sched *f, int nfeasible, int nnodes)
         int cap = f->memo_cap ? f->memo_cap : 64;
         while (cap < nnodes)
             cap *= 2;
-        struct fgd_memo *m = realloc(f->memo, sizeof *m * (size_t)cap);
+        struct fgd_memo *m = gs_realloc(f->memo, sizeof *m * (size_t)cap);
         if (!m)
             return GS_ENOMEM;
         memset(m + f->memo_cap, 0, sizeof *m * (size_t)(cap - f->memo_cap));

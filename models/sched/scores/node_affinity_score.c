@@ -4,7 +4,7 @@
  * terms that match the node (terms with weight 0, empty terms and terms that fail to parse
  * never count); PreScore returns Skip when the pod has no preferred terms (gpusim has no
  * profile addedAffinity); NormalizeScore is DefaultNormalizeScore(100, reverse=false). */
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 bool gs_score_affinity_skip(const struct gs_podctx *pc)
 {

@@ -16,7 +16,7 @@
  */
 #include <math.h>
 
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 /* calculateResourceAllocatableRequest; false when the resource is skipped. */
 static bool alloc_req(const struct gs_node *n, int r, int64_t pod_req, int64_t *alloc, int64_t *req)

@@ -3,7 +3,7 @@
  * node's PreferNoSchedule taints not tolerated by the pod's tolerations with effect
  * PreferNoSchedule or empty; NormalizeScore is helper.DefaultNormalizeScore(100, reverse=true)
  * over the feasible nodes (fewer untolerated taints score higher; all 0 → all 100). */
-#include "../sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 int64_t gs_score_taint_raw(const struct gs_podctx *pc, const struct gs_node *n)
 {

@@ -1,0 +1,29 @@
+/* gpusim base: the one growth policy for heap arrays (after Lua's luaM_growvector). Every
+ * growable array in gpusim grows through gs_array_grow: capacities double from
+ * GS_ARRAY_MIN_CAP, counts are ints bounded by GS_ARRAY_MAX, memory comes from the allocation
+ * seam (base/alloc.h) and is given back with gs_free. No call site writes its own doubling. */
+#ifndef GPUSIM_BASE_ARRAY_H
+#define GPUSIM_BASE_ARRAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GS_ARRAY_MIN_CAP 16
+#define GS_ARRAY_MAX (1 << 30) /* elements: far beyond any accepted scenario, far below INT_MAX */
+
+/* Grow the heap array *arr (elements of `elem` bytes, capacity *cap elements) to hold at least
+ * `need` elements: the capacity doubles from max(*cap, GS_ARRAY_MIN_CAP) until it does. Does
+ * nothing when *cap >= need. With `zero`, the new elements (from the old capacity on) are
+ * zeroed; otherwise they are left uninitialised. Returns 0, GS_ENOMEM when out of memory, or
+ * GS_ERANGE when `need` exceeds GS_ARRAY_MAX or the size in bytes would overflow; on failure
+ * *arr and *cap are unchanged (the old array stays valid and owned by the caller). */
+int gs_array_grow_ex(void **arr, int *cap, int need, size_t elem, bool zero);
+
+/* gs_array_grow_ex without zeroing. */
+int gs_array_grow(void **arr, int *cap, int need, size_t elem);
+
+/* The same, for a typed array lvalue `a` with capacity lvalue `cap` (an int). */
+#define GS_GROW(a, cap, need) gs_array_grow((void **)&(a), &(cap), (need), sizeof *(a))
+#define GS_GROW_ZERO(a, cap, need) gs_array_grow_ex((void **)&(a), &(cap), (need), sizeof *(a), true)
+
+#endif

@@ -1,0 +1,35 @@
+/* gpusim command line: one file per subcommand. Only this directory prints to the terminal. */
+#ifndef GPUSIM_CLI_H
+#define GPUSIM_CLI_H
+
+#include "base/error.h"
+
+/* Exit codes (DESIGN.md "Rules of the house"). */
+enum {
+    GS_EXIT_OK = 0,
+    GS_EXIT_CHECK_FAILED = 1,
+    GS_EXIT_USAGE = 2,
+    GS_EXIT_INVALID_SCENARIO = 3,
+    GS_EXIT_INTERNAL = 4,
+};
+
+int gs_cmd_run(int argc, char **argv);
+int gs_cmd_validate(int argc, char **argv);
+int gs_cmd_report(int argc, char **argv);
+int gs_cmd_describe(int argc, char **argv);
+int gs_cmd_version(int argc, char **argv);
+int gs_cmd_experiment(int argc, char **argv);
+
+/* Print a scenario error as `gpusim: file:line:col: error: msg` on stderr and return the exit
+ * code for it (3 for an invalid scenario, 2 for an unreadable file). */
+int gs_cli_scenario_error(const struct gs_error *e, int rc);
+
+struct gs_scenario;
+/* Print the warnings of a loaded scenario (sc->dp.warnings: keys the device plugin ignores) as
+ * `gpusim: file:line:col: warning: msg` on stderr, in file order (sim/cli/warnings.c). */
+void gs_cli_scenario_warnings(const struct gs_scenario *sc);
+
+/* True when argv[i] is -h or --help. */
+int gs_cli_is_help(const char *arg);
+
+#endif

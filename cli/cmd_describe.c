@@ -1,0 +1,55 @@
+/* gpusim describe TRACE NODE [--at DURATION]: a node as `kubectl describe node` shows it, read
+ * from the trace database alone. */
+#include <stdio.h>
+#include <string.h>
+
+#include "models/quantity.h"
+#include "reports/report.h"
+#include "cli/cli.h"
+
+static const char usage[] =
+    "usage: gpusim describe TRACE.db NODE [--at DURATION]\n"
+    "\n"
+    "Print NODE as `kubectl describe node` would: labels, taints, capacity, allocatable,\n"
+    "kernel, the GPU Operator's pods with their status, and the pods bound to it, at simulated\n"
+    "time DURATION (Go syntax: 25m, 1h30m; default: the end of the run), from the trace alone.\n";
+
+int gs_cmd_describe(int argc, char **argv)
+{
+    const char *trace = NULL, *node = NULL;
+    int64_t at = -1;
+    for (int i = 1; i < argc; i++) {
+        if (gs_cli_is_help(argv[i])) {
+            fputs(usage, stdout);
+            return GS_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--at") == 0 || strncmp(argv[i], "--at=", 5) == 0) {
+            const char *v = argv[i][4] == '=' ? argv[i] + 5 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v || gs_duration_parse(v, &at) != 0 || at < 0) {
+                fprintf(stderr, "gpusim: describe: --at needs a duration such as 25m or 1h30m, got '%s'\n",
+                        v ? v : "");
+                return GS_EXIT_USAGE;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "gpusim: describe: unknown option '%s'\n\n%s", argv[i], usage);
+            return GS_EXIT_USAGE;
+        } else if (!trace) {
+            trace = argv[i];
+        } else if (!node) {
+            node = argv[i];
+        } else {
+            fprintf(stderr, "gpusim: describe: unexpected argument '%s'\n\n%s", argv[i], usage);
+            return GS_EXIT_USAGE;
+        }
+    }
+    if (!trace || !node) {
+        fputs(usage, stderr);
+        return GS_EXIT_USAGE;
+    }
+    char err[512];
+    if (gs_report_describe(trace, node, at, stdout, err, sizeof err) != 0) {
+        fprintf(stderr, "gpusim: %s\n", err);
+        return GS_EXIT_USAGE;
+    }
+    return GS_EXIT_OK;
+}

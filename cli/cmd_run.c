@@ -1,0 +1,228 @@
+/* gpusim run SCENARIO: simulate, write the trace, print the summary and the checks. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "models/quantity.h"
+#include "reports/report.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+#include "cli/cli.h"
+
+#define GS_MAX_SETS 64
+
+static const char usage[] =
+    "usage: gpusim run SCENARIO.yaml [options]\n"
+    "\n"
+    "Simulate SCENARIO, write its SQLite trace, print a summary and check its expect: block.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE       trace database (default gpusim-<scenario name>.db)\n"
+    "  --seed N                override spec.seed\n"
+    "  --horizon DURATION      override spec.horizon (Go syntax: 90m, 2h)\n"
+    "  --set PATH=VALUE        override a scenario value, e.g. --set scheduler.tieBreak=first\n"
+    "                          (PATH is relative to spec unless it starts with metadata. or spec.)\n"
+    "  --trace-level LEVEL     summary (no event tables) | events (default) | full (= events for now)\n"
+    "  --quiet-progress        no progress line on stderr\n"
+    "  --sample-every-pod      also write a sample row (GPUs, pods, fragmentation) after every\n"
+    "                          bind and every pod that leaves its node, not only every sampleInterval\n"
+    "\n"
+    "exit status: 0 all checks passed, 1 a check failed, 2 usage or I/O error,\n"
+    "3 invalid scenario, 4 internal error, 130/143 interrupted by SIGINT/SIGTERM.\n";
+
+static volatile sig_atomic_t stop_signal;
+static volatile int stop_flag;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+    stop_flag = 1;
+}
+
+struct progress {
+    struct timespec start;
+    int shown;
+};
+
+static double elapsed(const struct timespec *s)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - s->tv_sec) + (double)(now.tv_nsec - s->tv_nsec) / 1e9;
+}
+
+static void show_progress(gs_time now, gs_time horizon, uint64_t events, void *ctx)
+{
+    struct progress *p = ctx;
+    if (elapsed(&p->start) < 1.0)
+        return;
+    char t[32], h[32];
+    gs_duration_format(now, t, sizeof t);
+    if (horizon != GS_TIME_MAX)
+        gs_duration_format(horizon, h, sizeof h);
+    else
+        snprintf(h, sizeof h, "end");
+    fprintf(stderr, "\rgpusim: simulated %s / %s, %llu events   ", t, h, (unsigned long long)events);
+    p->shown = 1;
+}
+
+static int parse_args(int argc, char **argv, const char **scenario, const char **out, const char **sets,
+                      int *nsets, int64_t *seed, int64_t *horizon, enum gs_trace_level *level, int *quiet,
+                      int *every_pod)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (gs_cli_is_help(a)) {
+            fputs(usage, stdout);
+            exit(GS_EXIT_OK);
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (!v)
+                goto missing;
+            if (!v[0]) {
+                fprintf(stderr, "gpusim: -o wants a file name, got an empty string\n");
+                return GS_EXIT_USAGE;
+            }
+            *out = v;
+            i++;
+        } else if (strcmp(a, "--seed") == 0) {
+            char *end;
+            if (!v)
+                goto missing;
+            unsigned long long s = strtoull(v, &end, 10);
+            if (*end || v[0] == '-' || !v[0] || s > INT64_MAX) {
+                fprintf(stderr, "gpusim: --seed wants a non-negative integer, got '%s'\n", v);
+                return GS_EXIT_USAGE;
+            }
+            *seed = (int64_t)s;
+            i++;
+        } else if (strcmp(a, "--horizon") == 0) {
+            if (!v)
+                goto missing;
+            int drc = gs_duration_parse(v, horizon);
+            if (drc == GS_ERANGE) {
+                fprintf(stderr, "gpusim: --horizon '%s' is out of range (at most about 2562047h)\n", v);
+                return GS_EXIT_USAGE;
+            }
+            if (drc || *horizon <= 0) {
+                fprintf(stderr, "gpusim: --horizon wants a positive duration like 90m or 2h, got '%s'\n", v);
+                return GS_EXIT_USAGE;
+            }
+            i++;
+        } else if (strcmp(a, "--set") == 0) {
+            if (!v)
+                goto missing;
+            if (*nsets == GS_MAX_SETS) {
+                fprintf(stderr, "gpusim: at most %d --set options\n", GS_MAX_SETS);
+                return GS_EXIT_USAGE;
+            }
+            sets[(*nsets)++] = v;
+            i++;
+        } else if (strcmp(a, "--trace-level") == 0) {
+            if (!v)
+                goto missing;
+            if (strcmp(v, "summary") == 0)
+                *level = GS_TRACE_SUMMARY;
+            else if (strcmp(v, "events") == 0)
+                *level = GS_TRACE_EVENTS;
+            else if (strcmp(v, "full") == 0)
+                *level = GS_TRACE_FULL;
+            else {
+                fprintf(stderr, "gpusim: --trace-level is summary, events or full, not '%s'\n", v);
+                return GS_EXIT_USAGE;
+            }
+            i++;
+        } else if (strcmp(a, "--quiet-progress") == 0) {
+            *quiet = 1;
+        } else if (strcmp(a, "--sample-every-pod") == 0) {
+            *every_pod = 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "gpusim: unknown option '%s'\n\n%s", a, usage);
+            return GS_EXIT_USAGE;
+        } else if (!*scenario) {
+            *scenario = a;
+        } else {
+            fprintf(stderr, "gpusim: one scenario at a time ('%s' and '%s')\n", *scenario, a);
+            return GS_EXIT_USAGE;
+        }
+        continue;
+    missing:
+        fprintf(stderr, "gpusim: option %s needs a value\n", a);
+        return GS_EXIT_USAGE;
+    }
+    if (!*scenario) {
+        fputs(usage, stderr);
+        return GS_EXIT_USAGE;
+    }
+    return GS_EXIT_OK;
+}
+
+int gs_cmd_run(int argc, char **argv)
+{
+    const char *scenario = NULL, *out = NULL;
+    const char *sets[GS_MAX_SETS];
+    int nsets = 0, quiet = 0, every_pod = 0;
+    int64_t seed = -1, horizon = -1;
+    enum gs_trace_level level = GS_TRACE_EVENTS;
+    int rc = parse_args(argc, argv, &scenario, &out, sets, &nsets, &seed, &horizon, &level, &quiet, &every_pod);
+    if (rc != GS_EXIT_OK)
+        return rc;
+
+    struct gs_scenario sc;
+    struct gs_error err = {0};
+    rc = gs_scenario_load(scenario, sets, nsets, seed, horizon, &sc, &err);
+    if (rc)
+        return gs_cli_scenario_error(&err, rc);
+    gs_cli_scenario_warnings(&sc);
+
+    char default_out[600];
+    if (!out) {
+        snprintf(default_out, sizeof default_out, "gpusim-%s.db", sc.name);
+        out = default_out;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    struct progress prog = {.shown = 0};
+    clock_gettime(CLOCK_MONOTONIC, &prog.start);
+    struct gs_run_opts opts = {
+        .trace_path = out,
+        .trace_level = level,
+        .stop = &stop_flag,
+        .progress = (!quiet && isatty(STDERR_FILENO)) ? show_progress : NULL,
+        .progress_ctx = &prog,
+        .sample_every_pod = every_pod != 0,
+    };
+    struct gs_run_result res;
+    char errbuf[512] = "";
+    rc = gs_run(&sc, &opts, &res, errbuf, sizeof errbuf);
+    if (prog.shown)
+        fputs("\n", stderr);
+    gs_scenario_free(&sc);
+    if (rc) {
+        fprintf(stderr, "gpusim: run failed: %s\n", errbuf[0] ? errbuf : gs_strerror(rc));
+        return rc == GS_EIO || rc == GS_ESQL ? GS_EXIT_USAGE : GS_EXIT_INTERNAL;
+    }
+
+    char rerr[512];
+    if (gs_report_summary(out, stdout, rerr, sizeof rerr) != 0) {
+        fprintf(stderr, "gpusim: cannot read back the trace %s: %s\n", out, rerr);
+        return GS_EXIT_USAGE;
+    }
+    printf("trace: %s\n", out);
+    fflush(stdout);
+    if (strcmp(res.status, "interrupted") == 0) {
+        fprintf(stderr, "gpusim: interrupted by %s; the trace says status=interrupted\n",
+                stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+        return 128 + (stop_signal ? (int)stop_signal : SIGINT);
+    }
+    return res.checks_failed ? GS_EXIT_CHECK_FAILED : GS_EXIT_OK;
+}

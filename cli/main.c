@@ -1,0 +1,61 @@
+/* gpusim: the program entry point and subcommand dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const char usage[] =
+    "usage: gpusim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run SCENARIO       simulate a scenario, write its trace, check its expect: block\n"
+    "  validate SCENARIO  load and check a scenario without running it\n"
+    "  report TRACE       print the summary of a trace database\n"
+    "  describe TRACE NODE  print a node as kubectl describe node would, from a trace\n"
+    "  experiment fgd     replay the openb trace under the FGD paper's protocol and policies\n"
+    "  version            print the version\n"
+    "\n"
+    "Run `gpusim <command> --help` for the options of a command.\n";
+
+int gs_cli_is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+int gs_cli_scenario_error(const struct gs_error *e, int rc)
+{
+    if (e->line > 0)
+        fprintf(stderr, "gpusim: %s:%d:%d: error: %s\n", e->file, e->line, e->col, e->msg);
+    else if (e->file[0])
+        fprintf(stderr, "gpusim: %s: error: %s\n", e->file, e->msg);
+    else
+        fprintf(stderr, "gpusim: error: %s\n", e->msg);
+    return rc == GS_EIO ? GS_EXIT_USAGE : GS_EXIT_INVALID_SCENARIO;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return GS_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (gs_cli_is_help(cmd)) {
+        fputs(usage, stdout);
+        return GS_EXIT_OK;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return gs_cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "validate") == 0)
+        return gs_cmd_validate(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return gs_cmd_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "describe") == 0)
+        return gs_cmd_describe(argc - 1, argv + 1);
+    if (strcmp(cmd, "experiment") == 0)
+        return gs_cmd_experiment(argc - 1, argv + 1);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0)
+        return gs_cmd_version(argc - 1, argv + 1);
+    fprintf(stderr, "gpusim: unknown command '%s'\n\n%s", cmd, usage);
+    return GS_EXIT_USAGE;
+}

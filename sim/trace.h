@@ -1,0 +1,161 @@
+/* gpusim: the SQLite trace of a run (schema in ../shared/DESIGN.md, "Trace").
+ *
+ * One file per run. Rows are written with prepared statements inside large transactions
+ * (committed every GS_TRACE_BATCH rows and at close). PRAGMA user_version holds
+ * GS_TRACE_SCHEMA_VERSION. The run table's `status` is `running` while the run goes on, so a
+ * run killed without a chance to close leaves a database that says it is incomplete;
+ * gs_trace_close writes `complete`, `interrupted` or `failed`.
+ *
+ * Repeated identical FailedScheduling messages for one pod are stored once, with a count
+ * (pod_event.count), as Kubernetes aggregates events.
+ *
+ * Schema (version 1):
+ *   run(key TEXT PRIMARY KEY, value TEXT)
+ *       scenario, seed, version, kubernetesVersion, trace_level, status, end_us, events,
+ *       error (why the trace itself failed, when it did)
+ *   node(id INTEGER PRIMARY KEY, name TEXT UNIQUE, pool TEXT, gpu_product TEXT, gpu_count INT)
+ *   node_event(t_us INT, node_id INT, kind TEXT, subject TEXT, value TEXT)
+ *   pod(id INTEGER PRIMARY KEY, name TEXT UNIQUE, workload TEXT, pod_group TEXT, priority INT,
+ *       cpu_m INT, memory_b INT, gpu INT, created_us INT, scheduled_us INT, started_us INT,
+ *       finished_us INT, node_id INT, phase TEXT, message TEXT)
+ *   pod_event(t_us INT, pod_id INT, reason TEXT, message TEXT, count INT DEFAULT 1, last_us INT)
+ *       t_us is the first occurrence, last_us the last one (equal when count is 1)
+ *   sample(t_us INT, pool TEXT, nodes_ready INT, gpus_capacity INT, gpus_allocatable INT,
+ *          gpus_allocated INT, pods_pending INT, pods_running INT, frag_gpus REAL,
+ *          gpus_held_by_incomplete_groups INT)
+ *       pool '' is the whole cluster
+ *   object(t_us INT, kind TEXT, namespace TEXT, name TEXT, status TEXT, message TEXT)
+ *       API objects other than pods (status Created | Rejected)
+ *   expect_check(idx INT PRIMARY KEY, line INT, what TEXT, pass INT, detail TEXT)
+ *       the outcomes of the scenario's expect: checks (not named `check`: CHECK is an SQL
+ *       keyword, so that name would need quoting in every query)
+ * Indexes pod_event(pod_id), node_event(node_id) and sample(pool, t_us) are built at close.
+ *
+ * Nothing in the database depends on the wall clock: two runs of one scenario and seed give
+ * identical `sqlite3 .dump` output.
+ *
+ * While the run goes on the database is in WAL mode, so a killed process leaves a database
+ * (plus its -wal file) that opens cleanly with everything committed so far; close converts it
+ * back to a single self-contained file (journal_mode DELETE).
+ *
+ * Errors: every writer returns 0 or a negative GS_E* code. After the first database error
+ * (disk full, unwritable file) the trace stays failed: every later writer returns GS_ESQL
+ * at once, and gs_trace_errmsg says what went wrong. Strings passed in are borrowed for the
+ * duration of the call; NULL strings are written as SQL NULL.
+ */
+#ifndef GPUSIM_TRACE_H
+#define GPUSIM_TRACE_H
+
+#include <stdint.h>
+
+#include "sim/engine.h"
+
+#define GS_TRACE_SCHEMA_VERSION 1
+#define GS_TRACE_BATCH 20000
+
+/* SUMMARY writes run, node, pod, sample, object and check rows, but no node_event or
+ * pod_event rows; EVENTS writes them all; FULL is EVENTS for now. */
+enum gs_trace_level { GS_TRACE_SUMMARY = 0, GS_TRACE_EVENTS, GS_TRACE_FULL };
+
+struct gs_trace;
+
+/* Create (truncating any existing file, and its -journal, -wal and -shm files) the trace
+ * database at `path`, with the schema, and commit run.status = 'running' and run.trace_level.
+ * A `path` that exists but is not a regular file (or a symlink) is refused.
+ * Returns 0 and sets *out (caller owns it; release with gs_trace_close), or GS_EIO (the file
+ * cannot be created or removed), GS_ESQL (SQLite refused the schema), GS_ENOMEM, GS_EINVAL
+ * (NULL path/out), with `errbuf` (size errlen; may be NULL) describing why. */
+int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace **out, char *errbuf,
+                  int errlen);
+
+/* Set run(key, value); replaces an existing key. Returns 0, GS_EINVAL (NULL key) or GS_ESQL. */
+int gs_trace_run_kv(struct gs_trace *t, const char *key, const char *value);
+
+/* Insert or replace node `id` (replacing also any other node of the same name).
+ * gpu_count is whole GPUs. Returns 0 or GS_ESQL. */
+int gs_trace_node(struct gs_trace *t, int id, const char *name, const char *pool,
+                  const char *gpu_product, int gpu_count);
+/* kind: Joined|Operand|Label|Allocatable|Capacity|Taint|Cordon|Kernel|Reboot|Xid|Schedulable|
+ * Deleted (subjects and values as sim/bringup_run.c and reports/describe.c describe them:
+ * Operand value "READY STATUS" such as "0/1 Init:0/4", NULL when the pod is gone; Label value
+ * NULL when removed; Taint subject "key=value:Effect", value "true"/"false"). t_us is simulated
+ * microseconds. Nothing is written at GS_TRACE_SUMMARY. Returns 0 or GS_ESQL. */
+int gs_trace_node_event(struct gs_trace *t, gs_time t_us, int node_id, const char *kind,
+                        const char *subject, const char *value);
+
+/* Insert or replace the pod row (called when the pod is created and when it ends; the final
+ * state is written by gs_trace_pod at close). node_id -1 writes NULL; times -1 write NULL.
+ * cpu_m is millicores, memory_b bytes, gpu whole GPUs. Returns 0 or GS_ESQL. */
+struct gs_trace_pod {
+    int id;
+    const char *name;
+    const char *workload;
+    const char *pod_group;
+    int priority;
+    int64_t cpu_m;
+    int64_t memory_b;
+    int64_t gpu;
+    gs_time created_us, scheduled_us, started_us, finished_us;
+    int node_id;
+    const char *phase;
+    const char *message;
+};
+int gs_trace_pod(struct gs_trace *t, const struct gs_trace_pod *p);
+
+/* reason: Created|Rejected|Scheduled|FailedScheduling|Preempted|Started|Completed|Deleted|Evicted.
+ * A FailedScheduling identical to the pod's previous FailedScheduling increments that row's
+ * count (and last_us) instead of adding a row. Nothing is written at GS_TRACE_SUMMARY.
+ * Returns 0, GS_EINVAL (pod_id < 0), GS_ENOMEM or GS_ESQL. */
+int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char *reason,
+                       const char *message);
+
+struct gs_trace_sample {
+    gs_time t_us;
+    const char *pool; /* "" for the whole cluster */
+    int nodes_ready;
+    int64_t gpus_capacity;
+    int64_t gpus_allocatable;
+    int64_t gpus_allocated;
+    int pods_pending;
+    int pods_running;
+    int64_t gpus_held_incomplete; /* GPUs held by PodGroups with fewer than minMember pods
+                                   * Running (whole-cluster rows; 0 in per-pool rows) */
+    double frag_gpus; /* GPUs fragmented; NaN (written as NULL) while not measured */
+};
+/* Append one sample row. Returns 0 or GS_ESQL. */
+int gs_trace_sample(struct gs_trace *t, const struct gs_trace_sample *s);
+
+/* Record an API object other than a pod at simulated time t_us: status "Created", or
+ * "Rejected" with the API server's message. namespace_ is NULL or "" for cluster-scoped
+ * objects. Returns 0 or GS_ESQL. */
+int gs_trace_object(struct gs_trace *t, gs_time t_us, const char *kind, const char *namespace_,
+                    const char *name, const char *status, const char *message);
+
+/* Record the outcome of one expect: check: idx is its position in expect: (0-based; a
+ * second call with the same idx replaces the row), line its 1-based line in the scenario
+ * file (0 unknown), pass 1 or 0, detail why it failed (NULL when it passed).
+ * Returns 0 or GS_ESQL. */
+int gs_trace_check(struct gs_trace *t, int idx, int line, const char *what, int pass,
+                   const char *detail);
+
+/* Commit what is pending (also done every GS_TRACE_BATCH rows). Returns 0 or GS_ESQL. */
+int gs_trace_commit(struct gs_trace *t);
+
+/* The message of the trace's first error ("" when none): the path, what was being written
+ * and SQLite's reason. Borrowed; valid until gs_trace_close. */
+const char *gs_trace_errmsg(const struct gs_trace *t);
+
+/* Write run.status = `status` and run.end_us (simulated microseconds), commit, build the
+ * indexes, switch the file to journal_mode DELETE and close. `t` is freed even on error;
+ * NULL is a no-op returning 0. If the trace had failed before (it lost rows), run.status is
+ * set to 'failed' whatever `status` says, and run.error to the first error, if the database
+ * still takes writes; the first error is returned. A NULL status writes 'failed'.
+ * Returns 0, GS_EINVAL (NULL status) or GS_ESQL. */
+int gs_trace_close(struct gs_trace *t, const char *status, gs_time end_us);
+
+/* gs_trace_close that also copies the error message (as gs_trace_errmsg) into `errbuf`
+ * (size errlen; may be NULL) when it fails. */
+int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, char *errbuf,
+                    int errlen);
+
+#endif
