@@ -46,6 +46,7 @@ enum gs_operand {
     GS_OPD_VALIDATOR,            /* nvidia-operator-validator */
     GS_OPD_COUNT
 };
+_Static_assert(GS_OPD_COUNT == GS_NODE_OPERANDS, "world.h keeps a status per operand");
 /* The DaemonSet name of an operand (static). */
 const char *gs_operand_name(enum gs_operand o);
 /* The operand named `name` (a DaemonSet name as above, also "nvidia-driver-daemonset-<kernel>...",

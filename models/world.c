@@ -116,6 +116,7 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
     n->min_prio = INT32_MAX;
     n->nmin_prio = 0;
     n->gen = 1;
+    n->ready = true;
     if (copy_labels(&n->labels, &pl->labels, &w->arena))
         return GS_ENOMEM;
     if (pl->ntaints) {

@@ -125,6 +125,10 @@ struct gs_node_affinity {
 
 /* ---------------------------------------------------------------- nodes */
 
+struct gs_dp_config;  /* dpconfig.h */
+struct gs_mig_layout; /* mig.h */
+#define GS_NODE_OPERANDS 8 /* GS_OPD_COUNT (bringup.h) */
+
 /* One node of an imported cluster (spec.cluster.source: a kubectl snapshot or an openb node
  * list, sim/scenario/source.c): what it has of its own besides its pool's shape. Arena data. */
 struct gs_pool_node {
@@ -201,6 +205,16 @@ struct gs_node {
      * flags, capacity, allocatable): starts at 1, bumped by gs_node_touch. The scheduler keeps
      * per-node filter results against it. */
     uint32_t gen;
+    /* Facts controllers of a run share (set through the cluster layer, sim/cluster.h): */
+    bool ready;                  /* the Ready condition: false while the kubelet is down (reboot) */
+    /* Status of each GPU Operator operand's pod as kubectl shows it ("Running", "Init:0/1",
+     * static strings; NULL: no pod), index enum gs_operand (bringup.h), and its readiness. */
+    const char *operand_status[GS_NODE_OPERANDS];
+    bool operand_ready[GS_NODE_OPERANDS];
+    /* What the device plugin shows GPU feature discovery (both NULL until it has set up the
+     * node): its config (dpconfig.h) and the GPUs' MIG layouts (mig.h, gpu_count of them). */
+    const struct gs_dp_config *dp_view;
+    const struct gs_mig_layout *mig_view;
 };
 
 /* ---------------------------------------------------------------- pods */
@@ -258,8 +272,8 @@ struct gs_pod {
     int next_in_group;         /* next pod of the same group, -1 at the end */
     int lws_group;             /* LeaderWorkerSet group index, -1 for other pods */
     int lws_worker;            /* LeaderWorkerSet worker index (0: the leader) */
-    bool permit_waiting;       /* reserved on `node`, waiting at Permit (Coscheduling) */
-    uint64_t permit_ev;        /* its Permit timeout while waiting */
+    bool permit_waiting;       /* assumed on `node` by the scheduler, waiting at Permit
+                                * (Coscheduling): it holds resources there but is not bound */
     const struct gs_pod_template *tmpl;
     enum gs_phase phase;
     const char *reason;        /* status.reason, NULL when none */
@@ -283,7 +297,6 @@ struct gs_pod {
     int heap_pos;              /* position in the active heap, -1 when not there */
     uint32_t unsched_plugins;  /* bitmask of plugin ids that rejected it last time */
     int nominated_node;        /* -1 none */
-    uint64_t finish_ev;        /* completion event while Running */
     bool terminating;          /* a preemption victim in its graceful termination */
     int preempted_by;          /* preemptor's pod index once a preemption victim
                                 * (DisruptionTarget condition), -1 otherwise */

@@ -1,13 +1,19 @@
-/* The scenario's expect: checks, evaluated against the live world at their time (or at the end
- * of the run). Each fills expect->pass and ->detail (what was seen, for a FAIL line); the line
- * naming the check, expect->what, comes from the loader (gs_expect_describe). */
+/* The scenario's expect: checks (sim/check.h), evaluated against the live world at their time
+ * (or at the end of the run). Each fills expect->pass and ->detail (what was seen, for a FAIL
+ * line); the line naming the check, expect->what, comes from the loader (gs_expect_describe).
+ * Objects of kinds a controller manages (Kueue Workloads, DaemonSets, DRA objects) are looked up
+ * through the controllers' object hooks (sim/controller.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/check.h"
+
 #include "base/error.h"
+#include "models/bringup.h"
 #include "models/quantity.h"
-#include "sim/run_state.h"
+#include "sim/controller.h"
+#include "sim/metrics.h"
 
 /* A bounded string builder over a stack buffer. */
 struct sb {
@@ -36,10 +42,10 @@ static const char *dur(gs_time t, char *buf, size_t n)
 
 /* ------------------------------------------------------------------ pods */
 
-static const char *pod_node_name(const struct gs_runner *r, const struct gs_pod *p)
+static const char *pod_node_name(const struct gs_cluster *c, const struct gs_pod *p)
 {
     int n = p->node >= 0 ? p->node : p->last_node;
-    return n >= 0 ? r->w->nodes[n].name : NULL;
+    return n >= 0 ? c->w->nodes[n].name : NULL;
 }
 
 static bool str_eq(const char *a, const char *b)
@@ -48,17 +54,17 @@ static bool str_eq(const char *a, const char *b)
 }
 
 /* Does pod `p` pass the pods: filter of `e`? */
-static bool pod_matches(const struct gs_runner *r, const struct gs_expect *e, const struct gs_pod *p)
+static bool pod_matches(const struct gs_cluster *c, const struct gs_expect *e, const struct gs_pod *p)
 {
     if (p->deleted)
         return false;
     if (e->has_phase && p->phase != e->phase)
         return false;
-    if (e->workload && (p->workload < 0 || strcmp(r->w->workloads[p->workload].name, e->workload) != 0))
+    if (e->workload && (p->workload < 0 || strcmp(c->w->workloads[p->workload].name, e->workload) != 0))
         return false;
     if (e->name_prefix && strncmp(p->name, e->name_prefix, strlen(e->name_prefix)) != 0)
         return false;
-    if (e->node && (p->node < 0 || strcmp(r->w->nodes[p->node].name, e->node) != 0))
+    if (e->node && (p->node < 0 || strcmp(c->w->nodes[p->node].name, e->node) != 0))
         return false;
     if (e->message && !str_eq(p->message, e->message))
         return false;
@@ -81,24 +87,24 @@ static bool check_bounds(const struct gs_expect *e, int64_t n, struct sb *d)
     return ok;
 }
 
-static bool eval_pods(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
+static bool eval_pods(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
     int64_t n = 0;
-    for (int i = 0; i < r->w->npods; i++)
-        n += pod_matches(r, e, &r->w->pods[i]);
+    for (int i = 0; i < c->w->npods; i++)
+        n += pod_matches(c, e, &c->w->pods[i]);
     return check_bounds(e, n, d);
 }
 
 /* Does every expected condition of `e` hold for the object `obj`, whose conditions `get`
  * looks up by type (false: no condition of that type)? */
-static bool conditions_match(const struct gs_runner *r, const struct gs_expect *e, gs_condition_fn get,
+static bool conditions_match(const struct gs_cluster *c, const struct gs_expect *e, gs_condition_fn get,
                              const void *obj, struct sb *d)
 {
     bool ok = true;
     for (int i = 0; i < e->nconditions; i++) {
         const struct gs_expect_condition *want = &e->conditions[i];
         struct gs_condition have = {0};
-        if (!get(r, obj, want->type, &have)) {
+        if (!get(c, obj, want->type, &have)) {
             sbf(d, "no %s condition; ", want->type);
             ok = false;
             continue;
@@ -120,44 +126,44 @@ static bool conditions_match(const struct gs_runner *r, const struct gs_expect *
  * Unschedulable, with the FailedScheduling text, until bound), Initialized / ContainersReady /
  * Ready (True while Running), DisruptionTarget (True, PreemptionByScheduler, once a preemption
  * victim: kubernetes pkg/scheduler/framework/preemption/preemption.go prepareCandidate). */
-static bool pod_condition(const struct gs_runner *r, const void *obj, const char *type, struct gs_condition *c)
+static bool pod_condition(const struct gs_cluster *c, const void *obj, const char *type, struct gs_condition *out)
 {
     const struct gs_pod *p = obj;
     if (strcmp(type, "PodScheduled") == 0) {
         if (p->scheduled_us >= 0) {
-            c->status = "True";
+            out->status = "True";
             return true;
         }
         if (!p->message || p->phase == GS_PHASE_REJECTED)
             return false;
-        c->status = "False";
-        c->reason = "Unschedulable";
-        c->message = p->message;
+        out->status = "False";
+        out->reason = "Unschedulable";
+        out->message = p->message;
         return true;
     }
     if (strcmp(type, "Initialized") == 0 || strcmp(type, "ContainersReady") == 0 || strcmp(type, "Ready") == 0) {
         if (p->scheduled_us < 0)
             return false;
-        c->status = p->phase == GS_PHASE_RUNNING && !p->terminating ? "True" : "False";
+        out->status = p->phase == GS_PHASE_RUNNING && !p->terminating ? "True" : "False";
         if (p->phase == GS_PHASE_SUCCEEDED || p->phase == GS_PHASE_FAILED)
-            c->reason = "PodCompleted";
+            out->reason = "PodCompleted";
         return true;
     }
     if (strcmp(type, "DisruptionTarget") == 0 && p->preempted_by >= 0) {
-        const struct gs_pod *by = &r->w->pods[p->preempted_by];
-        c->status = "True";
-        c->reason = "PreemptionByScheduler";
-        c->message = gs_arena_printf(&r->w->arena, "%s: preempting to accommodate a higher priority pod",
+        const struct gs_pod *by = &c->w->pods[p->preempted_by];
+        out->status = "True";
+        out->reason = "PreemptionByScheduler";
+        out->message = gs_arena_printf(&c->w->arena, "%s: preempting to accommodate a higher priority pod",
                                      by->tmpl->scheduler_name ? by->tmpl->scheduler_name : "default-scheduler");
         return true;
     }
     return false;
 }
 
-static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
+static bool eval_pod(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
-    int pi = gs_world_find_pod(r->w, e->name);
-    const struct gs_pod *p = pi >= 0 ? &r->w->pods[pi] : NULL;
+    int pi = gs_world_find_pod(c->w, e->name);
+    const struct gs_pod *p = pi >= 0 ? &c->w->pods[pi] : NULL;
     bool ok = true;
     if (e->has_exists) {
         bool exists = p && !p->deleted;
@@ -182,7 +188,7 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
         }
     }
     if (e->node) {
-        const char *n = pod_node_name(r, p);
+        const char *n = pod_node_name(c, p);
         if (!n || strcmp(n, e->node) != 0) {
             sbf(d, "node is %s; ", n ? n : "<none>");
             ok = false;
@@ -207,10 +213,10 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
             ok = false;
         }
     }
-    if (e->nconditions && !conditions_match(r, e, pod_condition, p, d))
+    if (e->nconditions && !conditions_match(c, e, pod_condition, p, d))
         ok = false;
     if (e->nominated_node) {
-        const char *nn = p->nominated_node >= 0 ? r->w->nodes[p->nominated_node].name : "";
+        const char *nn = p->nominated_node >= 0 ? c->w->nodes[p->nominated_node].name : "";
         if (strcmp(nn, e->nominated_node) != 0) {
             sbf(d, "nominatedNodeName is \"%s\"; ", nn);
             ok = false;
@@ -231,20 +237,20 @@ static bool eval_pod(struct gs_runner *r, const struct gs_expect *e, struct sb *
     return ok;
 }
 
-static bool eval_group(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
+static bool eval_group(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
     const struct gs_group *g = NULL;
-    for (int i = 0; i < r->w->ngroups; i++)
-        if (strcmp(r->w->groups[i].name, e->name) == 0)
-            g = &r->w->groups[i];
+    for (int i = 0; i < c->w->ngroups; i++)
+        if (strcmp(c->w->groups[i].name, e->name) == 0)
+            g = &c->w->groups[i];
     if (!g) {
         sbf(d, "no PodGroup named %s", e->name);
         return false;
     }
     int running = 0, succeeded = 0;
-    for (int i = 0; i < r->w->npods; i++) {
-        const struct gs_pod *p = &r->w->pods[i];
-        if (p->group != g - r->w->groups || p->deleted)
+    for (int i = 0; i < c->w->npods; i++) {
+        const struct gs_pod *p = &c->w->pods[i];
+        if (p->group != g - c->w->groups || p->deleted)
             continue;
         running += p->phase == GS_PHASE_RUNNING;
         succeeded += p->phase == GS_PHASE_SUCCEEDED;
@@ -263,10 +269,10 @@ static bool eval_group(struct gs_runner *r, const struct gs_expect *e, struct sb
 
 /* Compare a node's resource vector entry with an expected quantity string ("0" and null match
  * an absent extended resource). */
-static bool res_matches(const struct gs_runner *r, const struct gs_resvec *v, const struct gs_expect_kv *kv,
+static bool res_matches(const struct gs_cluster *c, const struct gs_resvec *v, const struct gs_expect_kv *kv,
                         struct sb *d, const char *field)
 {
-    int ri = gs_res_find(&r->w->res, kv->key);
+    int ri = gs_res_find(&c->w->res, kv->key);
     bool extended = ri < 0 || ri >= GS_RES_FIXED;
     int64_t have = ri >= 0 ? v->v[ri] : 0;
     bool present = !extended || have != 0;
@@ -291,17 +297,17 @@ static bool res_matches(const struct gs_runner *r, const struct gs_resvec *v, co
     return true;
 }
 
-static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
+static bool eval_node(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
-    int ni = gs_world_find_node(r->w, e->name);
-    if (ni < 0 || !r->w->nodes[ni].exists) {
+    int ni = gs_world_find_node(c->w, e->name);
+    if (ni < 0 || !c->w->nodes[ni].exists) {
         sbf(d, "no node named %s", e->name);
         return false;
     }
-    const struct gs_node *n = &r->w->nodes[ni];
+    const struct gs_node *n = &c->w->nodes[ni];
     bool ok = true;
     if (e->has_schedulable) {
-        bool gpus_ready = n->gpu_count == 0 || (r->gpu_res >= 0 && n->allocatable.v[r->gpu_res] > 0);
+        bool gpus_ready = n->gpu_count == 0 || (c->gpu_res >= 0 && n->allocatable.v[c->gpu_res] > 0);
         bool s = !n->unschedulable && gpus_ready;
         if (s != e->schedulable) {
             sbf(d, "schedulable is %s; ", s ? "true" : "false");
@@ -309,10 +315,10 @@ static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb 
         }
     }
     for (int i = 0; i < e->nallocatable; i++) {
-        ok &= res_matches(r, &n->allocatable, &e->allocatable[i], d, "allocatable");
+        ok &= res_matches(c, &n->allocatable, &e->allocatable[i], d, "allocatable");
     }
     for (int i = 0; i < e->ncapacity; i++) {
-        ok &= res_matches(r, &n->capacity, &e->capacity[i], d, "capacity");
+        ok &= res_matches(c, &n->capacity, &e->capacity[i], d, "capacity");
     }
     for (int i = 0; i < e->nlabels; i++) {
         const struct gs_expect_kv *kv = &e->labels[i];
@@ -325,9 +331,9 @@ static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb 
     /* operand: the pod STATUS of each named operand DaemonSet on the node (null: no pod). */
     for (int i = 0; i < e->noperands; i++) {
         const struct gs_expect_kv *kv = &e->operands[i];
-        bool known;
-        const char *have = gs_bringup_run_operand_status(r, ni, kv->key, &known);
-        if (!known) {
+        int o = gs_operand_find(kv->key);
+        const char *have = o >= 0 ? n->operand_status[o] : NULL;
+        if (o < 0) {
             sbf(d, "operand %s is not modelled; ", kv->key);
             ok = false;
         } else if (!str_eq(have, kv->value) || (!have) != (!kv->value)) {
@@ -342,23 +348,23 @@ static bool eval_node(struct gs_runner *r, const struct gs_expect *e, struct sb 
 
 /* ------------------------------------------------------------------ objects and metrics */
 
-static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
+static bool eval_object(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
     bool exists = false, rejected = false;
     const char *message = NULL;
     const void *cobj = NULL;        /* the object whose conditions are compared */
     gs_condition_fn cget = NULL;
     if (strcmp(e->obj_kind, "Job") == 0 || strcmp(e->obj_kind, "Pod") == 0) {
-        int wi = gs_world_find_workload(r->w, e->name);
-        const struct gs_workload *wl = wi >= 0 ? &r->w->workloads[wi] : NULL;
+        int wi = gs_world_find_workload(c->w, e->name);
+        const struct gs_workload *wl = wi >= 0 ? &c->w->workloads[wi] : NULL;
         if (wl && wl->api_kind && strcmp(wl->api_kind, e->obj_kind) == 0 && strcmp(e->obj_kind, "Job") == 0) {
             rejected = wl->rejected;
             message = wl->reject_message;
             exists = wl->arrivals_done > 0 && !wl->rejected;
         } else {
-            int pi = gs_world_find_pod(r->w, e->name);
+            int pi = gs_world_find_pod(c->w, e->name);
             if (pi >= 0) {
-                const struct gs_pod *p = &r->w->pods[pi];
+                const struct gs_pod *p = &c->w->pods[pi];
                 rejected = p->phase == GS_PHASE_REJECTED;
                 message = rejected ? p->message : NULL;
                 exists = !rejected && !p->deleted;
@@ -366,44 +372,28 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
                 cget = pod_condition;
             }
         }
-    } else if (strcmp(e->obj_kind, "Workload") == 0) {
-        /* A Kueue Workload (sim/kueue_run.c), named after its Job or workload. */
-        cobj = gs_kueue_run_find(r, e->name);
-        cget = gs_kueue_run_condition;
-        exists = cobj != NULL;
     } else if (strcmp(e->obj_kind, "PriorityClass") == 0) {
-        exists = gs_world_find_priority_class(r->w, e->name) != NULL;
-    } else if (strcmp(e->obj_kind, "DaemonSet") == 0) {
-        /* The only DaemonSets are those of the node software (operator.managedBy). */
-        int64_t desired, ready;
-        exists = gs_bringup_run_daemonset(r, e->name, &desired, &ready);
-        if (e->has_desired_scheduled || e->has_number_ready) {
-            if (!exists) {
-                sbf(d, "no DaemonSet named %s", e->name);
-                return false;
-            }
-            bool ok = true;
-            if (e->has_desired_scheduled && desired != e->desired_scheduled) {
-                sbf(d, "desiredNumberScheduled is %lld; ", (long long)desired);
-                ok = false;
-            }
-            if (e->has_number_ready && ready != e->number_ready) {
-                sbf(d, "numberReady is %lld; ", (long long)ready);
-                ok = false;
-            }
-            if (!ok)
-                return false;
-        }
-    } else if (gs_dra_run_kind(e->obj_kind)) {
-        /* DRA objects (sim/dra_run.c): existence, and a ResourceClaim's status subset. */
-        char why[1024];
-        if (!gs_dra_run_object(r, e, &exists, why, sizeof why)) {
-            sbf(d, "%s", why);
+        exists = gs_world_find_priority_class(c->w, e->name) != NULL;
+    } else {
+        /* A kind a controller answers for (a disabled one answers with state NULL). */
+        struct gs_object_view v = {0};
+        bool found = false;
+        for (int i = 0; i < c->nctl && !found; i++)
+            if (c->ctl[i]->object)
+                found = c->ctl[i]->object(c->state[i], c, e, &v);
+        if (!found) {
+            sbf(d, "objects of kind %s are not modelled", e->obj_kind);
             return false;
         }
-    } else {
-        sbf(d, "objects of kind %s are not modelled", e->obj_kind);
-        return false;
+        if (v.status_failed) {
+            sbf(d, "%s", v.why);
+            return false;
+        }
+        exists = v.exists;
+        rejected = v.rejected;
+        message = v.message;
+        cobj = v.cobj;
+        cget = v.cget;
     }
     bool ok = true;
     if (e->has_exists) {
@@ -428,7 +418,7 @@ static bool eval_object(struct gs_runner *r, const struct gs_expect *e, struct s
         if (!cget || !cobj) {
             sbf(d, "no %s named %s; ", e->obj_kind, e->name);
             ok = false;
-        } else if (!conditions_match(r, e, cget, cobj, d)) {
+        } else if (!conditions_match(c, e, cget, cobj, d)) {
             ok = false;
         }
     }
@@ -442,11 +432,11 @@ static bool metric_ok(const struct gs_expect *e, double v)
     return (!e->has_equals || v == e->equals) && (!e->has_mmin || v >= e->mmin) && (!e->has_mmax || v <= e->mmax);
 }
 
-static bool eval_metric(struct gs_runner *r, const struct gs_expect *e, struct sb *d)
+static bool eval_metric(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
     double v;
     struct gs_metrics now;
-    gs_metrics_now(r, gs_engine_now(r->eng), &now);
+    gs_metrics_now(c, -1, &now);
     if (!gs_metrics_get(&now, e->name, &v)) {
         sbf(d, "unknown metric %s", e->name);
         return false;
@@ -459,8 +449,8 @@ static bool eval_metric(struct gs_runner *r, const struct gs_expect *e, struct s
     bool ok = metric_ok(e, v);
     if (!ok)
         sbf(d, "value %g at the end of the window", v);
-    for (int i = 0; i < r->nsamples && ok; i++) {
-        const struct gs_metrics *s = &r->samples[i];
+    for (int i = 0; i < c->nsamples && ok; i++) {
+        const struct gs_metrics *s = &c->samples[i];
         if (s->t < e->from || s->t > e->to)
             continue;
         gs_metrics_get(s, e->name, &v);
@@ -475,18 +465,18 @@ static bool eval_metric(struct gs_runner *r, const struct gs_expect *e, struct s
     return ok;
 }
 
-void gs_check_eval(struct gs_runner *r, int i)
+void gs_check_eval(struct gs_cluster *c, int i)
 {
-    struct gs_expect *e = &r->sc->expects[i];
+    struct gs_expect *e = &c->sc->expects[i];
     struct sb d = {.n = 0};
     bool pass = false;
     switch (e->kind) {
-    case GS_EX_POD: pass = eval_pod(r, e, &d); break;
-    case GS_EX_PODS: pass = eval_pods(r, e, &d); break;
-    case GS_EX_NODE: pass = eval_node(r, e, &d); break;
-    case GS_EX_OBJECT: pass = eval_object(r, e, &d); break;
-    case GS_EX_METRIC: pass = eval_metric(r, e, &d); break;
-    case GS_EX_POD_GROUP: pass = eval_group(r, e, &d); break;
+    case GS_EX_POD: pass = eval_pod(c, e, &d); break;
+    case GS_EX_PODS: pass = eval_pods(c, e, &d); break;
+    case GS_EX_NODE: pass = eval_node(c, e, &d); break;
+    case GS_EX_OBJECT: pass = eval_object(c, e, &d); break;
+    case GS_EX_METRIC: pass = eval_metric(c, e, &d); break;
+    case GS_EX_POD_GROUP: pass = eval_group(c, e, &d); break;
     }
     /* Drop a trailing "; " from the detail. */
     if (d.n >= 2 && d.buf[d.n - 2] == ';')
@@ -497,7 +487,7 @@ void gs_check_eval(struct gs_runner *r, int i)
     if (!e->what) {
         char what[GS_EXPECT_WHAT_MAX];
         gs_expect_describe(e, what, sizeof what);
-        e->what = gs_arena_strdup(&r->w->arena, what);
+        e->what = gs_arena_strdup(&c->w->arena, what);
     }
-    e->detail = gs_arena_strdup(&r->w->arena, d.buf);
+    e->detail = gs_arena_strdup(&c->w->arena, d.buf);
 }

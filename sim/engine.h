@@ -38,7 +38,7 @@ struct gs_engine;
 /* Handler for one event kind. `ctx` is the pointer given to gs_engine_on. */
 typedef void (*gs_event_fn)(struct gs_engine *eng, const struct gs_event *ev, void *ctx);
 
-#define GS_ENGINE_MAX_KINDS 64
+#define GS_ENGINE_MAX_KINDS 256
 
 /* Create an engine with room for `capacity_hint` pending events (it grows as needed).
  * Returns NULL when out of memory. Caller owns the engine; free with gs_engine_free. */

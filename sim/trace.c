@@ -28,6 +28,11 @@
 
 #include "base/error.h"
 
+/* The sample table's columns and placeholders, from the list of metrics (sim/metrics.h). */
+#define SAMPLE_COLUMN(name, column, type, what) ", " #column " " #type
+#define SAMPLE_NAME(name, column, type, what) ", " #column
+#define SAMPLE_PARAM(name, column, type, what) ", ?"
+
 static const char schema_sql[] =
     "CREATE TABLE run(key TEXT PRIMARY KEY, value TEXT);"
     "CREATE TABLE node(id INTEGER PRIMARY KEY, name TEXT UNIQUE, pool TEXT, gpu_product TEXT,"
@@ -38,9 +43,7 @@ static const char schema_sql[] =
     " started_us INT, finished_us INT, node_id INT, phase TEXT, message TEXT);"
     "CREATE TABLE pod_event(t_us INT, pod_id INT, reason TEXT, message TEXT,"
     " count INT DEFAULT 1, last_us INT);"
-    "CREATE TABLE sample(t_us INT, pool TEXT, nodes_ready INT, gpus_capacity INT,"
-    " gpus_allocatable INT, gpus_allocated INT, pods_pending INT, pods_running INT,"
-    " frag_gpus REAL, gpus_held_by_incomplete_groups INT);"
+    "CREATE TABLE sample(t_us INT, pool TEXT" GS_METRICS(SAMPLE_COLUMN) ");"
     "CREATE TABLE object(t_us INT, kind TEXT, namespace TEXT, name TEXT, status TEXT,"
     " message TEXT);"
     "CREATE TABLE expect_check(idx INT PRIMARY KEY, line INT, what TEXT, pass INT, detail TEXT);";
@@ -82,9 +85,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_POD_EVENT] = "INSERT INTO pod_event(t_us, pod_id, reason, message, count, last_us)"
                      " VALUES (?1, ?2, ?3, ?4, 1, ?1)",
     [ST_POD_EVENT_BUMP] = "UPDATE pod_event SET count = count + 1, last_us = ?1 WHERE rowid = ?2",
-    [ST_SAMPLE] = "INSERT INTO sample(t_us, pool, nodes_ready, gpus_capacity, gpus_allocatable,"
-                  " gpus_allocated, pods_pending, pods_running, frag_gpus, gpus_held_by_incomplete_groups)"
-                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    [ST_SAMPLE] = "INSERT INTO sample(t_us, pool" GS_METRICS(SAMPLE_NAME) ") VALUES (?, ?" GS_METRICS(SAMPLE_PARAM) ")",
     [ST_OBJECT] = "INSERT INTO object(t_us, kind, namespace, name, status, message)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_CHECK] = "INSERT OR REPLACE INTO expect_check(idx, line, what, pass, detail)"
@@ -514,20 +515,21 @@ int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char 
     return 0;
 }
 
-int gs_trace_sample(struct gs_trace *t, const struct gs_trace_sample *s)
+int gs_trace_sample(struct gs_trace *t, const char *pool, const struct gs_metrics *m)
 {
     int rc = begin_write(t);
     if (rc != 0)
         return rc;
     sqlite3_stmt *st = t->st[ST_SAMPLE];
-    int brc = sqlite3_bind_int64(st, 1, s->t_us) | bind_text(st, 2, s->pool ? s->pool : "") |
-              sqlite3_bind_int(st, 3, s->nodes_ready) |
-              sqlite3_bind_int64(st, 4, s->gpus_capacity) |
-              sqlite3_bind_int64(st, 5, s->gpus_allocatable) |
-              sqlite3_bind_int64(st, 6, s->gpus_allocated) |
-              sqlite3_bind_int(st, 7, s->pods_pending) | sqlite3_bind_int(st, 8, s->pods_running) |
-              (isnan(s->frag_gpus) ? sqlite3_bind_null(st, 9) : sqlite3_bind_double(st, 9, s->frag_gpus)) |
-              sqlite3_bind_int64(st, 10, s->gpus_held_incomplete);
+    int i = 2;
+    int brc = sqlite3_bind_int64(st, 1, m->t) | bind_text(st, 2, pool ? pool : "");
+#define SAMPLE_BIND_INT(column) sqlite3_bind_int64(st, ++i, m->column)
+#define SAMPLE_BIND_REAL(column) (isnan(m->column) ? sqlite3_bind_null(st, ++i) : sqlite3_bind_double(st, ++i, m->column))
+#define SAMPLE_BIND(name, column, type, what) brc |= SAMPLE_BIND_##type(column);
+    GS_METRICS(SAMPLE_BIND)
+#undef SAMPLE_BIND
+#undef SAMPLE_BIND_REAL
+#undef SAMPLE_BIND_INT
     return write_row(t, ST_SAMPLE, brc, "write sample");
 }
 

@@ -48,6 +48,8 @@
 
 #include <stdint.h>
 
+#include "sim/metrics.h"
+
 #include "sim/engine.h"
 
 #define GS_TRACE_SCHEMA_VERSION 1
@@ -109,21 +111,9 @@ int gs_trace_pod(struct gs_trace *t, const struct gs_trace_pod *p);
 int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char *reason,
                        const char *message);
 
-struct gs_trace_sample {
-    gs_time t_us;
-    const char *pool; /* "" for the whole cluster */
-    int nodes_ready;
-    int64_t gpus_capacity;
-    int64_t gpus_allocatable;
-    int64_t gpus_allocated;
-    int pods_pending;
-    int pods_running;
-    int64_t gpus_held_incomplete; /* GPUs held by PodGroups with fewer than minMember pods
-                                   * Running (whole-cluster rows; 0 in per-pool rows) */
-    double frag_gpus; /* GPUs fragmented; NaN (written as NULL) while not measured */
-};
-/* Append one sample row. Returns 0 or GS_ESQL. */
-int gs_trace_sample(struct gs_trace *t, const struct gs_trace_sample *s);
+/* Append one sample row: time m->t (µs), `pool` ("" for the whole cluster), one column per
+ * metric of GS_METRICS (sim/metrics.h; a NaN REAL is written as NULL). Returns 0 or GS_ESQL. */
+int gs_trace_sample(struct gs_trace *t, const char *pool, const struct gs_metrics *m);
 
 /* Record an API object other than a pod at simulated time t_us: status "Created", or
  * "Rejected" with the API server's message. namespace_ is NULL or "" for cluster-scoped

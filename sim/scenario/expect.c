@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "models/dra/dra_state.h"
+#include "sim/metrics.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 
@@ -23,10 +24,8 @@ static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
 /* The kinds, in the order of enum gs_expect_kind. */
 static const char *const kinds[] = {"pod", "pods", "node", "object", "metric", "podGroup", NULL};
 
-/* Sample columns of the trace, camelCase (DESIGN.md, table sample; sim/metrics.c). */
-static const char *const metrics[] = {"gpusAllocated", "gpusAllocatable", "gpusCapacity",
-                                      "podsPending",   "podsRunning",     "nodesReady",
-                                      "gpusHeldByIncompleteGroups",       "fragGpus", NULL};
+/* The metrics, camelCase, are the sample columns of the trace (sim/metrics.h). */
+static const char *const *const metrics = gs_metric_names;
 /* Columns a later gpusim release samples (none at present). */
 static const char *const later_metrics[] = {NULL};
 
@@ -565,11 +564,11 @@ static int metric(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
         const char *near = gs_y_suggest(e->name, metrics);
         if (near)
             return gs_y_error(d, v, "unknown metric '%.80s' at %s.metric (did you mean '%s'?)", e->name, path, near);
-        return gs_y_error(d, v,
-                          "unknown metric '%.80s' at %s.metric: expected one of gpusAllocated, gpusAllocatable, "
-                          "gpusCapacity, podsPending, podsRunning, nodesReady, gpusHeldByIncompleteGroups, "
-                          "fragGpus",
-                          e->name, path);
+        char list[512];
+        size_t len = 0;
+        for (int i = 0; metrics[i] && len < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", metrics[i]);
+        return gs_y_error(d, v, "unknown metric '%.80s' at %s.metric: expected one of %s", e->name, path, list);
     }
     const struct gs_ynode *from = gs_y_get(m, "from"), *to = gs_y_get(m, "to");
     if (from || to) {

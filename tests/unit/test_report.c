@@ -1,6 +1,7 @@
 /* Tests of the summary report (reports/summary.c) and the SQL views (reports/views.sql):
  * traces are written with the trace writer, then reported on from the database alone. */
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,14 +71,13 @@ static void pod(struct gs_trace *t, int id, const char *name, const char *phase,
 static void sample(struct gs_trace *t, gs_time t_us, const char *pool, int ready, int cap,
                    int alloc, double frag)
 {
-    struct gs_trace_sample s = {.t_us = t_us,
-                                .pool = pool,
-                                .nodes_ready = ready,
-                                .gpus_capacity = cap,
-                                .gpus_allocatable = cap,
-                                .gpus_allocated = alloc,
-                                .frag_gpus = frag};
-    cr_assert_eq(gs_trace_sample(t, &s), 0);
+    struct gs_metrics s = {.t = t_us,
+                           .nodes_ready = ready,
+                           .gpus_capacity = cap,
+                           .gpus_allocatable = cap,
+                           .gpus_allocated = alloc,
+                           .frag_gpus = frag};
+    cr_assert(eq(int, gs_trace_sample(t, pool, &s), 0));
 }
 
 /* A finished run: 5 nodes in 3 pools, 17 pods in every phase, 3 samples, 3 checks. */
@@ -203,8 +203,8 @@ static int write_and_die(void)
         return 10;
     gs_trace_run_kv(t, "scenario", "killed");
     gs_trace_run_kv(t, "seed", "7");
-    struct gs_trace_sample s = {.t_us = GS_SEC(30), .pool = "", .gpus_capacity = 8};
-    gs_trace_sample(t, &s);
+    struct gs_metrics s = {.t = GS_SEC(30), .gpus_capacity = 8};
+    gs_trace_sample(t, "", &s);
     gs_trace_pod_event(t, GS_SEC(90), 0, "Created", NULL);
     if (gs_trace_commit(t) != 0)
         return 11;
@@ -220,7 +220,7 @@ Test(report, summary_of_a_killed_run)
         _exit(write_and_die());
     int status;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    cr_assert(eq(int, WIFEXITED(status) && WEXITSTATUS(status) == 0, 1));
 
     char *out = summary(path, 0, NULL, 0);
     /* no end_us: the end is the latest committed time; the only sample has no duration */

@@ -1194,8 +1194,8 @@ Test(expect, frag_gpus_metric)
     fails(NO_WORKLOADS "  expect:\n  - {metric: podsRuning, equals: 1}\n", GS_EINVAL, BODY_LINE + 2,
           "unknown metric 'podsRuning' at spec.expect[0].metric (did you mean 'podsRunning'?)");
     fails(NO_WORKLOADS "  expect:\n  - {metric: utilisation, equals: 1}\n", GS_EINVAL, BODY_LINE + 2,
-          "unknown metric 'utilisation' at spec.expect[0].metric: expected one of gpusAllocated, gpusAllocatable, "
-          "gpusCapacity, podsPending, podsRunning, nodesReady, gpusHeldByIncompleteGroups, fragGpus");
+          "unknown metric 'utilisation' at spec.expect[0].metric: expected one of nodesReady, gpusCapacity, "
+          "gpusAllocatable, gpusAllocated, podsPending, podsRunning, fragGpus, gpusHeldByIncompleteGroups");
 }
 
 Test(expect, label_selector_shapes)

@@ -1,6 +1,7 @@
 /* Tests of the SQLite trace writer (sim/trace.c): the rows it writes, FailedScheduling
  * aggregation, trace levels, batching, killed and failing runs. */
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -154,19 +155,17 @@ Test(trace, writes_every_table)
     cr_assert_eq(gs_trace_pod_event(t, GS_SEC(13), 5000, "FailedScheduling", NULL), 0);
     cr_assert_eq(gs_trace_pod_event(t, GS_SEC(13), -1, "Created", NULL), GS_EINVAL);
 
-    struct gs_trace_sample s = {.t_us = GS_SEC(60),
-                                .pool = "",
-                                .nodes_ready = 2,
-                                .gpus_capacity = 8,
-                                .gpus_allocatable = 8,
-                                .gpus_allocated = 8,
-                                .pods_pending = 1,
-                                .pods_running = 1,
-                                .frag_gpus = 0.5};
-    cr_assert_eq(gs_trace_sample(t, &s), 0);
-    s.pool = "h100";
+    struct gs_metrics s = {.t = GS_SEC(60),
+                           .nodes_ready = 2,
+                           .gpus_capacity = 8,
+                           .gpus_allocatable = 8,
+                           .gpus_allocated = 8,
+                           .pods_pending = 1,
+                           .pods_running = 1,
+                           .frag_gpus = 0.5};
+    cr_assert(eq(int, gs_trace_sample(t, "", &s), 0));
     s.nodes_ready = 1;
-    cr_assert_eq(gs_trace_sample(t, &s), 0);
+    cr_assert(eq(int, gs_trace_sample(t, "h100", &s), 0));
     cr_assert_eq(gs_trace_object(t, 0, "ClusterQueue", NULL, "team-a", "Rejected",
                                  "ClusterQueue \"team-a\" is invalid"),
                  0);
@@ -176,7 +175,7 @@ Test(trace, writes_every_table)
 
     char wal[160];
     snprintf(wal, sizeof wal, "%s-wal", path);
-    cr_assert(!file_exists(wal), "a closed trace is one file");
+    cr_assert(eq(int, file_exists(wal), 0), "a closed trace is one file");
 
     sqlite3 *db = open_ro(path);
     cr_assert_eq(q_int(db, "PRAGMA user_version"), GS_TRACE_SCHEMA_VERSION);
@@ -294,7 +293,7 @@ static int in_child(int (*fn)(void))
         _exit(fn());
     int status = 0;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert(WIFEXITED(status), "child did not exit normally");
+    cr_assert(eq(int, WIFEXITED(status) != 0, 1), "child did not exit normally");
     return WEXITSTATUS(status);
 }
 
@@ -341,10 +340,10 @@ static int write_batch_and_die(void)
     struct gs_trace *t = NULL;
     if (gs_trace_open(path, GS_TRACE_EVENTS, &t, NULL, 0) != 0)
         return 10;
-    struct gs_trace_sample s = {.pool = ""};
+    struct gs_metrics s = {0};
     for (int i = 0; i < GS_TRACE_BATCH + 5; i++) {
-        s.t_us = i;
-        if (gs_trace_sample(t, &s) != 0)
+        s.t = i;
+        if (gs_trace_sample(t, "", &s) != 0)
             return 11;
     }
     return 0;
@@ -384,7 +383,7 @@ Test(trace, replaces_an_existing_trace)
     fclose(f);
 
     struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
-    cr_assert(!file_exists(journal));
+    cr_assert(eq(int, file_exists(journal), 0));
     cr_assert_eq(gs_trace_run_kv(t, "scenario", "fresh"), 0);
     cr_assert_eq(gs_trace_close(t, "complete", 0), 0);
     sqlite3 *db = open_ro(path);
@@ -483,8 +482,7 @@ Test(trace, full_disk_is_an_error_not_a_crash)
      * or the trace still says 'running' */
     const char *status = q_text(db, "SELECT value FROM run WHERE key = 'status'");
     if (strcmp(status, "failed") == 0)
-        cr_assert(
-            strstr(q_text(db, "SELECT value FROM run WHERE key = 'error'"), "(File too large)"));
+        cr_assert(ne(ptr, strstr(q_text(db, "SELECT value FROM run WHERE key = 'error'"), "(File too large)"), NULL));
     else
         cr_assert_str_eq(status, "running");
     sqlite3_close(db);
@@ -510,8 +508,8 @@ static void write_sample_trace(const char *p)
         cr_assert_eq(gs_trace_pod(t, &pod), 0);
         cr_assert_eq(gs_trace_pod_event(t, i, i, "FailedScheduling", i % 3 ? MSG_A : MSG_B), 0);
         cr_assert_eq(gs_trace_pod_event(t, i + 1, i, "FailedScheduling", MSG_A), 0);
-        struct gs_trace_sample s = {.t_us = i, .pool = "", .frag_gpus = i / 3.0};
-        cr_assert_eq(gs_trace_sample(t, &s), 0);
+        struct gs_metrics s = {.t = i, .frag_gpus = i / 3.0};
+        cr_assert(eq(int, gs_trace_sample(t, "", &s), 0));
     }
     cr_assert_eq(gs_trace_check(t, 0, 3, "x", 1, NULL), 0);
     cr_assert_eq(gs_trace_close(t, "complete", 100), 0);

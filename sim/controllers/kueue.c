@@ -1,6 +1,8 @@
-/* Kueue in the run loop (run_state.h gs_kueue_run_*): the Workload controller, the Kueue
- * scheduler's admission cycles, the Job integration (suspend / unsuspend), waitForPodsReady
- * and Topology Aware Scheduling, on top of the pure functions of include/gpusim/kueue.h.
+/* The Kueue controller: the Workload controller, the Kueue scheduler's admission cycles, the Job
+ * integration (an admission hook suspends what Kueue manages; admission unsuspends it with the
+ * flavor's node labels and tolerations), waitForPodsReady and Topology Aware Scheduling, on top
+ * of the pure functions of models/admission/kueue.h. Its Workloads are the `object:` checks of
+ * kind Workload.
  *
  * Rules gpusim chooses:
  * - A workload is managed by Kueue when it carries kueue.x-k8s.io/queue-name (a Job or Pod
@@ -25,13 +27,14 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "models/admission/kueue.h"
-#include "sim/run_state.h"
+#include "sim/controller.h"
 
 #define QUEUE_LABEL "kueue.x-k8s.io/queue-name"
 #define HOSTNAME_LABEL "kubernetes.io/hostname"
-#define PRIO_KUEUE (GS_PRIO_CREATE + 5)
+#define PRIO_KUEUE GS_PRIO_ADMISSION
 
 enum { EV_PASS = 0, EV_TIMEOUT, EV_BACKOFF };
 enum kstate { KW_PENDING = 0, KW_ADMITTED, KW_FINISHED, KW_DEACTIVATED };
@@ -68,6 +71,8 @@ struct kwl {
 };
 
 struct gs_kueue_run {
+    struct gs_cluster *c;       /* the run's cluster (outlives the controller) */
+    int self;
     struct gs_kueue_spec *spec;
     struct gs_kueue_quota q;
     struct kwl *w;
@@ -77,26 +82,24 @@ struct gs_kueue_run {
     int pod_cap;
     gs_event_handle pass_ev;
     bool evicting;
-    bool kueue_on;              /* Kueue objects exist or admission is kueue */
     int64_t seq;
 };
 
 /* ------------------------------------------------------------------ helpers */
 
-static gs_time now_of(struct gs_runner *r)
+static gs_time now_of(struct gs_kueue_run *r)
 {
-    return gs_engine_now(r->eng);
+    return gs_cluster_now(r->c);
 }
 
-static void set_err(struct gs_runner *r, int rc)
+static void set_err(struct gs_kueue_run *r, int rc)
 {
-    if (rc && !r->err)
-        r->err = rc;
+    gs_cluster_fail(r->c, rc);
 }
 
-static const char *dup(struct gs_runner *r, const char *s)
+static const char *dup(struct gs_kueue_run *r, const char *s)
 {
-    const char *c = gs_arena_strdup(&r->w->arena, s);
+    const char *c = gs_arena_strdup(&r->c->w->arena, s);
     if (s && !c)
         set_err(r, GS_ENOMEM);
     return c;
@@ -109,7 +112,7 @@ static bool str_same(const char *a, const char *b)
 
 /* Set condition `type` (metav1 SetStatusCondition: unchanged fields keep it as is); each change
  * is an object row in the trace: status "<Type>=<Status>", message "<reason>: <message>". */
-static void set_cond(struct gs_runner *r, struct kwl *k, const char *type, const char *status, const char *reason,
+static void set_cond(struct gs_kueue_run *r, struct kwl *k, const char *type, const char *status, const char *reason,
                      const char *msg)
 {
     struct kcond *c = NULL;
@@ -131,7 +134,7 @@ static void set_cond(struct gs_runner *r, struct kwl *k, const char *type, const
     char st[96], m[GS_KUEUE_MSG_MAX + 128];
     snprintf(st, sizeof st, "%s=%s", type, status);
     snprintf(m, sizeof m, "%s: %s", reason, msg ? msg : "");
-    set_err(r, gs_trace_object(r->trace, now_of(r), "Workload", "default", k->name, st, m));
+    gs_cluster_object(r->c, "Workload", "default", k->name, st, m);
 }
 
 static const struct kcond *get_cond(const struct kwl *k, const char *type)
@@ -142,22 +145,22 @@ static const struct kcond *get_cond(const struct kwl *k, const char *type)
     return NULL;
 }
 
-static void want_pass(struct gs_runner *r)
+static void want_pass(struct gs_kueue_run *r)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     if (!kr->pass_ev)
-        kr->pass_ev = gs_run_at(r, now_of(r), PRIO_KUEUE, GS_EV_KUEUE, -1, EV_PASS);
+        kr->pass_ev = gs_cluster_timer(r->c, r->self, now_of(r), PRIO_KUEUE, EV_PASS, -1, 0, false);
 }
 
-static void timer(struct gs_runner *r, int k, gs_time t, int kind)
+static void timer(struct gs_kueue_run *r, int k, gs_time t, int kind)
 {
-    gs_run_at(r, t, PRIO_KUEUE, GS_EV_KUEUE, k, ((int64_t)kind << 32) | r->kueue->w[k].gen);
+    gs_cluster_timer(r->c, r->self, t, PRIO_KUEUE, kind, k, r->w[k].gen, false);
 }
 
 /* Something changed that may let a moved-aside Workload in (QueueInadmissibleWorkloads). */
-static void requeue_inadmissible(struct gs_runner *r)
+static void requeue_inadmissible(struct gs_kueue_run *r)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     bool any = false;
     for (int i = 0; i < kr->n; i++) {
         if (kr->w[i].state == KW_PENDING && !kr->w[i].blocked) {
@@ -169,44 +172,39 @@ static void requeue_inadmissible(struct gs_runner *r)
         want_pass(r);
 }
 
-static int ensure_pod_map(struct gs_runner *r)
+static int ensure_pod_map(struct gs_kueue_run *r)
 {
-    struct gs_kueue_run *kr = r->kueue;
-    if (kr->pod_cap >= r->w->npods)
-        return 0;
-    int cap = kr->pod_cap ? kr->pod_cap : 256;
-    while (cap < r->w->npods)
-        cap *= 2;
-    int *m = gs_realloc(kr->pod_kwl, sizeof *m * (size_t)cap);
-    if (!m)
-        return r->err = GS_ENOMEM;
-    for (int i = kr->pod_cap; i < cap; i++)
-        m[i] = -1;
-    kr->pod_kwl = m;
-    kr->pod_cap = cap;
+    struct gs_kueue_run *kr = r;
+    int old = kr->pod_cap;
+    if (GS_GROW(kr->pod_kwl, kr->pod_cap, r->c->w->npods)) {
+        set_err(r, GS_ENOMEM);
+        return GS_ENOMEM;
+    }
+    for (int i = old; i < kr->pod_cap; i++)
+        kr->pod_kwl[i] = -1;
     return 0;
 }
 
 /* The Workload of pod `pi`: recorded when Kueue created it; a Job's replacement pods (made by
  * its controller) belong to the Job's latest Workload. */
-static int pod_kwl(struct gs_runner *r, int pi)
+static int pod_kwl(struct gs_kueue_run *r, int pi)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     if (ensure_pod_map(r))
         return -1;
     if (kr->pod_kwl[pi] >= 0)
         return kr->pod_kwl[pi];
-    int wi = r->w->pods[pi].workload;
-    if (wi >= 0 && r->w->workloads[wi].kind == GS_WL_LWS) {
+    int wi = r->c->w->pods[pi].workload;
+    if (wi >= 0 && r->c->w->workloads[wi].kind == GS_WL_LWS) {
         /* A pod the LeaderWorkerSet re-created: its group's latest Workload. */
         for (int ki = kr->n - 1; ki >= 0; ki--)
-            if (kr->w[ki].wi == wi && kr->w[ki].lws_group == r->w->pods[pi].lws_group) {
+            if (kr->w[ki].wi == wi && kr->w[ki].lws_group == r->c->w->pods[pi].lws_group) {
                 kr->pod_kwl[pi] = ki;
                 return ki;
             }
         return -1;
     }
-    if (wi < 0 || kr->wl_kwl[wi] < 0 || r->w->workloads[wi].kind != GS_WL_JOB)
+    if (wi < 0 || kr->wl_kwl[wi] < 0 || r->c->w->workloads[wi].kind != GS_WL_JOB)
         return -1;
     kr->pod_kwl[pi] = kr->wl_kwl[wi];
     return kr->pod_kwl[pi];
@@ -214,10 +212,10 @@ static int pod_kwl(struct gs_runner *r, int pi)
 
 /* ------------------------------------------------------------------ setup */
 
-static const char *queue_label(const struct gs_runner *r, int wi)
+static const char *queue_label(const struct gs_kueue_run *r, int wi)
 {
-    const struct gs_workload *wl = &r->w->workloads[wi];
-    const struct gs_kueue_spec *s = r->kueue->spec;
+    const struct gs_workload *wl = &r->c->w->workloads[wi];
+    const struct gs_kueue_spec *s = r->spec;
     if (wl->kind == GS_WL_PLAIN)
         return gs_labels_get(&wl->tmpl.labels, QUEUE_LABEL);
     for (int i = 0; s && i < s->nlabels; i++)
@@ -226,33 +224,32 @@ static const char *queue_label(const struct gs_runner *r, int wi)
     return NULL;
 }
 
-int gs_kueue_run_setup(struct gs_runner *r)
+static int setup(struct gs_cluster *c, int self, void **state)
 {
-    struct gs_kueue_spec *s = r->sc->kueue;
+    struct gs_kueue_spec *s = c->sc->kueue;
     bool objects = s && (s->nflavors + s->ncqs + s->nlqs + s->ntopologies) > 0;
-    bool admission = r->sc->admission && strcmp(r->sc->admission, "kueue") == 0;
+    bool admission = c->sc->admission && strcmp(c->sc->admission, "kueue") == 0;
     if (!objects && !admission)
         return 0;
     struct gs_kueue_run *kr = gs_calloc(1, sizeof *kr);
     if (!kr)
         return GS_ENOMEM;
-    r->kueue = kr;
+    *state = kr;
+    kr->c = c;
+    kr->self = self;
     static struct gs_kueue_spec empty;
     kr->spec = s ? s : &empty;
-    kr->kueue_on = true;
-    kr->wl_kwl = gs_malloc(sizeof *kr->wl_kwl * (size_t)(r->w->nworkloads ? r->w->nworkloads : 1));
+    kr->wl_kwl = gs_malloc(sizeof *kr->wl_kwl * (size_t)(c->w->nworkloads ? c->w->nworkloads : 1));
     if (!kr->wl_kwl || gs_kueue_quota_init(&kr->q, kr->spec))
         return GS_ENOMEM;
-    for (int i = 0; i < r->w->nworkloads; i++)
+    for (int i = 0; i < c->w->nworkloads; i++)
         kr->wl_kwl[i] = -1;
     return 0;
 }
 
-void gs_kueue_run_free(struct gs_runner *r)
+static void destroy(void *state)
 {
-    struct gs_kueue_run *kr = r->kueue;
-    if (!kr)
-        return;
+    struct gs_kueue_run *kr = state;
     for (int i = 0; i < kr->n; i++)
         gs_free(kr->w[i].tas_nodes);
     gs_free(kr->w);
@@ -260,7 +257,6 @@ void gs_kueue_run_free(struct gs_runner *r)
     gs_free(kr->pod_kwl);
     gs_kueue_quota_free(&kr->q);
     gs_free(kr);
-    r->kueue = NULL;
 }
 
 /* ------------------------------------------------------------------ Workload creation */
@@ -273,55 +269,49 @@ static int job_pods(const struct gs_workload *wl)
     return n > 0 ? n : 0;
 }
 
-static void set_pending(struct gs_runner *r, struct kwl *k, const char *reason, const char *msg)
+static void set_pending(struct gs_kueue_run *r, struct kwl *k, const char *reason, const char *msg)
 {
     set_cond(r, k, "QuotaReserved", "False", reason, msg);
 }
 
 /* A new Workload of `count` pods for arrival `arrival` of workload `wi`, named `name` (arena),
  * in LocalQueue `queue`; `lws_group` >= 0 for a LeaderWorkerSet group. */
-static void new_kwl(struct gs_runner *r, int wi, int arrival, const char *name, int count, int lws_group,
+static void new_kwl(struct gs_kueue_run *r, int wi, int arrival, const char *name, int count, int lws_group,
                     const char *queue);
 
-bool gs_kueue_run_arrival(struct gs_runner *r, int wi, int arrival)
+/* An arrival of workload `wi` (admission hook): true when Kueue manages it (a Job or Pod labelled
+ * kueue.x-k8s.io/queue-name, or a plain workload whose template carries the label): a Workload is
+ * created and its pods only after admission. */
+static bool admit_arrival(struct gs_kueue_run *r, int wi, int arrival)
 {
-    struct gs_kueue_run *kr = r->kueue;
-    if (!kr)
-        return false;
     const char *queue = queue_label(r, wi);
     if (!queue)
         return false;
-    const struct gs_workload *wl = &r->w->workloads[wi];
+    const struct gs_workload *wl = &r->c->w->workloads[wi];
     if (wl->kind == GS_WL_LWS) {
         /* Kueue's LeaderWorkerSet integration: one Workload per group, `<lws>-<group>`. */
         for (int g = 0; g < wl->replicas; g++)
-            new_kwl(r, wi, arrival, gs_arena_printf(&r->w->arena, "%s-%d", wl->name, g), wl->lws_size, g, queue);
+            new_kwl(r, wi, arrival, gs_arena_printf(&r->c->w->arena, "%s-%d", wl->name, g), wl->lws_size, g, queue);
         return true;
     }
     new_kwl(r, wi, arrival,
-            wl->arrival.count > 1 ? gs_arena_printf(&r->w->arena, "%s-%d", wl->name, arrival) : wl->name,
+            wl->arrival.count > 1 ? gs_arena_printf(&r->c->w->arena, "%s-%d", wl->name, arrival) : wl->name,
             wl->kind == GS_WL_JOB ? job_pods(wl) : wl->kind == GS_WL_POD ? 1 : wl->replicas, -1, queue);
     return true;
 }
 
-static void new_kwl(struct gs_runner *r, int wi, int arrival, const char *name, int count, int lws_group,
+static void new_kwl(struct gs_kueue_run *r, int wi, int arrival, const char *name, int count, int lws_group,
                     const char *queue)
 {
-    struct gs_kueue_run *kr = r->kueue;
-    const struct gs_workload *wl = &r->w->workloads[wi];
+    struct gs_kueue_run *kr = r;
+    const struct gs_workload *wl = &r->c->w->workloads[wi];
     if (!name) {
         set_err(r, GS_ENOMEM);
         return;
     }
-    if (kr->n == kr->cap) {
-        int cap = kr->cap ? kr->cap * 2 : 16;
-        struct kwl *nw = gs_realloc(kr->w, sizeof *nw * (size_t)cap);
-        if (!nw) {
-            set_err(r, GS_ENOMEM);
-            return;
-        }
-        kr->w = nw;
-        kr->cap = cap;
+    if (GS_GROW(kr->w, kr->cap, kr->n + 1)) {
+        set_err(r, GS_ENOMEM);
+        return;
     }
     int ki = kr->n++;
     struct kwl *k = &kr->w[ki];
@@ -340,7 +330,7 @@ static void new_kwl(struct gs_runner *r, int wi, int arrival, const char *name, 
     k->cq = k->lq >= 0 ? kr->spec->lqs[k->lq].cq : -1;
     k->e.cq = k->cq;
     kr->wl_kwl[wi] = ki;
-    set_err(r, gs_trace_object(r->trace, k->created, "Workload", "default", k->name, "Created", NULL));
+    gs_cluster_object(r->c, "Workload", "default", k->name, "Created", NULL);
     char msg[512];
     if (k->lq < 0) {
         snprintf(msg, sizeof msg, "LocalQueue %s doesn't exist", queue);
@@ -364,10 +354,10 @@ static void new_kwl(struct gs_runner *r, int wi, int arrival, const char *name, 
 
 /* A copy of `base` with the flavor's nodeLabels added to the nodeSelector, its tolerations
  * appended, and `extra` labels (TAS domain) added (jobframework PodSetInfo merge). Arena. */
-static const struct gs_pod_template *inject(struct gs_runner *r, const struct gs_pod_template *base,
+static const struct gs_pod_template *inject(struct gs_kueue_run *r, const struct gs_pod_template *base,
                                             const struct gs_kueue_flavor *fl, const struct gs_labels *extra)
 {
-    struct gs_arena *a = &r->w->arena;
+    struct gs_arena *a = &r->c->w->arena;
     struct gs_pod_template *t = gs_arena_alloc(a, sizeof *t);
     if (!t) {
         set_err(r, GS_ENOMEM);
@@ -398,26 +388,18 @@ static const struct gs_pod_template *inject(struct gs_runner *r, const struct gs
     return t;
 }
 
-static void create_pods(struct gs_runner *r, int ki, const struct gs_pod_template *t, int n)
+/* The Workload's pods: its owner creates `n` of them from template `t` (a LeaderWorkerSet its
+ * group); they belong to the Workload. */
+static void create_pods(struct gs_kueue_run *r, int ki, const struct gs_pod_template *t, int n)
 {
-    const struct kwl *k = &r->kueue->w[ki];
-    if (k->lws_group >= 0) {
-        /* The group's leader and workers, from the template Kueue injected. */
-        int first = r->w->npods;
-        r->w->workloads[k->wi].active_tmpl = t;
-        gs_lws_run_create_group(r, k->wi, k->lws_group);
-        if (ensure_pod_map(r))
-            return;
-        for (int pi = first; pi < r->w->npods; pi++)
-            r->kueue->pod_kwl[pi] = ki;
+    const struct kwl *k = &r->w[ki];
+    int first = r->c->w->npods;
+    gs_cluster_set_active_template(r->c, k->wi, t);
+    gs_cluster_admit(r->c, k->wi, k->arrival, k->lws_group, k->lws_group >= 0 ? 0 : n, t);
+    if (ensure_pod_map(r))
         return;
-    }
-    for (int i = 0; i < n; i++) {
-        int pi = gs_run_create_pod(r, r->kueue->w[ki].wi, r->kueue->w[ki].arrival, t);
-        if (pi < 0 || ensure_pod_map(r))
-            return;
-        r->kueue->pod_kwl[pi] = ki;
-    }
+    for (int pi = first; pi < r->c->w->npods; pi++)
+        r->pod_kwl[pi] = ki;
 }
 
 /* ------------------------------------------------------------------ TAS */
@@ -455,17 +437,17 @@ static struct tas_mode tas_mode_of(const struct gs_kueue_spec *s, const struct k
 }
 
 /* Pods of admitted TAS Workloads assigned to node `ni` but not bound there yet. */
-static int tas_outstanding(struct gs_runner *r, int ni, int64_t *req_out, int nres)
+static int tas_outstanding(struct gs_kueue_run *r, int ni, int64_t *req_out, int nres)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     int total = 0;
     for (int i = 0; i < kr->n; i++) {
         struct kwl *k = &kr->w[i];
         if (k->state != KW_ADMITTED || !k->tas_nodes || ni >= k->tas_n || k->tas_nodes[ni] == 0)
             continue;
         int bound = 0;
-        for (int p = 0; p < r->w->npods; p++) {
-            const struct gs_pod *pod = &r->w->pods[p];
+        for (int p = 0; p < r->c->w->npods; p++) {
+            const struct gs_pod *pod = &r->c->w->pods[p];
             if (!pod->deleted && pod->node == ni && p < kr->pod_cap && kr->pod_kwl[p] == i)
                 bound++;
         }
@@ -481,16 +463,16 @@ static int tas_outstanding(struct gs_runner *r, int ni, int64_t *req_out, int nr
 
 /* Place Workload k's pods on the flavor's Topology; on success fill k->tas_nodes. False with
  * the reason in `msg` otherwise. */
-static bool tas_place(struct gs_runner *r, struct kwl *k, int flavor, const struct tas_mode *m, char *msg, size_t n)
+static bool tas_place(struct gs_kueue_run *r, struct kwl *k, int flavor, const struct tas_mode *m, char *msg, size_t n)
 {
-    const struct gs_kueue_spec *s = r->kueue->spec;
+    const struct gs_kueue_spec *s = r->spec;
     const struct gs_kueue_flavor *fl = &s->flavors[flavor];
     const struct gs_kueue_topology *t = &s->topologies[fl->topology];
     if (m->bad_level) {
         snprintf(msg, n, "no requested topology level: %s", m->bad_level);
         return false;
     }
-    int nn = r->w->nnodes;
+    int nn = r->c->w->nnodes;
     struct gs_kueue_tas_leaf *leaves = gs_calloc((size_t)(nn ? nn : 1), sizeof *leaves);
     int *node_of = gs_malloc(sizeof *node_of * (size_t)(nn ? nn : 1));
     int *out = gs_malloc(sizeof *out * (size_t)(nn ? nn : 1));
@@ -504,8 +486,8 @@ static bool tas_place(struct gs_runner *r, struct kwl *k, int flavor, const stru
     int nl = 0;
     const struct gs_resvec *per = &k->tmpl->requests;
     for (int ni = 0; ni < nn; ni++) {
-        const struct gs_node *node = &r->w->nodes[ni];
-        if (!node->exists || node->unschedulable || !gs_bringup_run_node_ready(r, ni))
+        const struct gs_node *node = &r->c->w->nodes[ni];
+        if (!node->exists || node->unschedulable || !node->ready)
             continue;
         bool match = true;
         for (int i = 0; i < fl->node_labels.n && match; i++) {
@@ -517,9 +499,9 @@ static bool tas_place(struct gs_runner *r, struct kwl *k, int flavor, const stru
         if (!match)
             continue;
         int64_t pend[GS_RES_MAX] = {0};
-        int npend = tas_outstanding(r, ni, pend, r->w->res.n);
+        int npend = tas_outstanding(r, ni, pend, r->c->w->res.n);
         int64_t cap = INT_MAX;
-        for (int res = 0; res < r->w->res.n; res++) {
+        for (int res = 0; res < r->c->w->res.n; res++) {
             if (res == GS_RES_PODS || per->v[res] <= 0)
                 continue;
             int64_t free_ = node->allocatable.v[res] - node->requested.v[res] - pend[res];
@@ -564,32 +546,29 @@ done:
 
 /* The TAS pods: per node with pods assigned, a template pinned to the node's domain (the
  * hostname alone when it is the lowest level, else the values of every level). */
-static void create_tas_pods(struct gs_runner *r, int ki, int flavor)
+static void create_tas_pods(struct gs_kueue_run *r, int ki, int flavor)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     const struct gs_kueue_flavor *fl = &kr->spec->flavors[flavor];
     const struct gs_kueue_topology *t = &kr->spec->topologies[fl->topology];
     bool host = strcmp(t->levels[t->nlevels - 1], HOSTNAME_LABEL) == 0;
-    struct gs_workload *wl = &r->w->workloads[kr->w[ki].wi];
     for (int ni = 0; ni < kr->w[ki].tas_n; ni++) {
         int n = kr->w[ki].tas_nodes[ni];
         if (n == 0)
             continue;
         struct gs_labels sel = {0};
-        const struct gs_node *node = &r->w->nodes[ni];
+        const struct gs_node *node = &r->c->w->nodes[ni];
         for (int l = host ? t->nlevels - 1 : 0; l < t->nlevels; l++)
-            set_err(r, gs_labels_set(&sel, &r->w->arena, t->levels[l], gs_labels_get(&node->labels, t->levels[l])));
-        const struct gs_pod_template *tp = inject(r, kr->w[ki].tmpl, fl, &sel);
-        wl->active_tmpl = tp;
-        create_pods(r, ki, tp, n);
+            set_err(r, gs_labels_set(&sel, &r->c->w->arena, t->levels[l], gs_labels_get(&node->labels, t->levels[l])));
+        create_pods(r, ki, inject(r, kr->w[ki].tmpl, fl, &sel), n);
     }
 }
 
 /* ------------------------------------------------------------------ admission and eviction */
 
-static void admit(struct gs_runner *r, int ki, const struct gs_kueue_assignment *a, bool tas)
+static void admit(struct gs_kueue_run *r, int ki, const struct gs_kueue_assignment *a, bool tas)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     struct kwl *k = &kr->w[ki];
     gs_time now = now_of(r);
     k->e.usage = a->usage;
@@ -599,7 +578,7 @@ static void admit(struct gs_runner *r, int ki, const struct gs_kueue_assignment 
     k->inadmissible = false;
     k->pods_ready = false;
     k->gen++;
-    r->w->workloads[k->wi].suspended = false; /* unsuspended: the Job controller runs again */
+    gs_cluster_set_suspended(r->c, k->wi, false); /* unsuspended: the Job controller runs again */
     char msg[512];
     snprintf(msg, sizeof msg, "Quota reserved in ClusterQueue %s", kr->spec->cqs[k->cq].name);
     set_cond(r, k, "QuotaReserved", "True", "QuotaReserved", msg);
@@ -619,39 +598,36 @@ static void admit(struct gs_runner *r, int ki, const struct gs_kueue_assignment 
         timer(r, ki, now + kr->spec->config.pods_ready_timeout, EV_TIMEOUT);
     }
     /* The Job integration unsuspends the Job: its controller creates the pods. */
-    struct gs_workload *wl = &r->w->workloads[k->wi];
+    struct gs_workload *wl = &r->c->w->workloads[k->wi];
     int n = wl->kind == GS_WL_JOB ? job_pods(wl) : k->count;
     const struct gs_kueue_flavor *fl = a->flavor >= 0 ? &kr->spec->flavors[a->flavor] : NULL;
     if (tas) {
         create_tas_pods(r, ki, a->flavor);
     } else {
-        const struct gs_pod_template *t = inject(r, k->tmpl, fl, NULL);
-        wl->active_tmpl = t;
-        create_pods(r, ki, t, n);
+        create_pods(r, ki, inject(r, k->tmpl, fl, NULL), n);
     }
 }
 
 /* Stop the Workload's Job: delete its active pods without the Job controller replacing them
  * or counting them as failed (a suspended Job), and release the quota. */
-static void stop(struct gs_runner *r, int ki, const char *msg)
+static void stop(struct gs_kueue_run *r, int ki, const char *msg)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     struct kwl *k = &kr->w[ki];
     gs_kueue_usage_apply(&kr->q, k->cq, &k->e.usage, -1);
     memset(&k->e.usage, 0, sizeof k->e.usage);
-    struct gs_workload *wl = &r->w->workloads[k->wi];
-    wl->suspended = true; /* job_after_pod: a suspended Job makes no pods and counts no failure */
+    /* A suspended Job makes no pods and counts no failure; the pods go as their owner stopped them
+     * (nor does a LeaderWorkerSet re-create its group). */
+    gs_cluster_set_suspended(r->c, k->wi, true);
     kr->evicting = true;
-    r->lws_recreating = true; /* nor does the LeaderWorkerSet controller re-create the group */
-    for (int pi = 0; pi < r->w->npods; pi++) {
-        const struct gs_pod *p = &r->w->pods[pi];
+    for (int pi = 0; pi < r->c->w->npods; pi++) {
+        const struct gs_pod *p = &r->c->w->pods[pi];
         if (p->deleted || p->workload != k->wi || (p->phase != GS_PHASE_PENDING && p->phase != GS_PHASE_RUNNING))
             continue;
         if (pod_kwl(r, pi) == ki)
-            gs_run_delete_pod(r, pi, "Deleted", msg);
+            gs_cluster_delete_pod(r->c, pi, GS_DEL_OWNER, "Deleted", msg);
     }
     kr->evicting = false;
-    r->lws_recreating = false;
     gs_free(k->tas_nodes);
     k->tas_nodes = NULL;
     k->tas_n = 0;
@@ -662,9 +638,9 @@ static void stop(struct gs_runner *r, int ki, const char *msg)
     set_cond(r, k, "Admitted", "False", "NoReservation", "The workload has no reservation");
 }
 
-static void evict(struct gs_runner *r, int ki, const char *reason, const char *msg, const char *preempt_reason)
+static void evict(struct gs_kueue_run *r, int ki, const char *reason, const char *msg, const char *preempt_reason)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     stop(r, ki, msg);
     struct kwl *k = &kr->w[ki];
     gs_time now = now_of(r);
@@ -734,7 +710,7 @@ static int head_cmp(const void *pa, const void *pb)
     return gs_kueue_queue_cmp(&sort_ctx->w[a->ki].e, &sort_ctx->w[b->ki].e);
 }
 
-static void pending_message(struct gs_runner *r, struct kwl *k, const char *reasons, int npreempt)
+static void pending_message(struct gs_kueue_run *r, struct kwl *k, const char *reasons, int npreempt)
 {
     char msg[GS_KUEUE_MSG_MAX + 128];
     int len = snprintf(msg, sizeof msg, "couldn't assign flavors to pod set main: %s", reasons);
@@ -744,12 +720,12 @@ static void pending_message(struct gs_runner *r, struct kwl *k, const char *reas
 }
 
 /* Try to admit head `ki`: true when something changed (admitted, or victims evicted). */
-static bool try_head(struct gs_runner *r, int ki)
+static bool try_head(struct gs_kueue_run *r, int ki)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     struct kwl *k = &kr->w[ki];
     struct gs_kueue_assignment a;
-    gs_kueue_assign(&kr->q, k->cq, &r->w->res, k->tmpl, &k->tmpl->requests, k->count, &a);
+    gs_kueue_assign(&kr->q, k->cq, &r->c->w->res, k->tmpl, &k->tmpl->requests, k->count, &a);
     if (a.mode == GS_KQ_FIT) {
         struct tas_mode m = tas_mode_of(kr->spec, k, a.flavor);
         if (m.on) {
@@ -824,9 +800,9 @@ static bool admission_blocked(const struct gs_kueue_run *kr)
     return false;
 }
 
-static void pass(struct gs_runner *r)
+static void pass(struct gs_kueue_run *r)
 {
-    struct gs_kueue_run *kr = r->kueue;
+    struct gs_kueue_run *kr = r;
     int ncq = kr->spec->ncqs;
     struct head *heads = gs_malloc(sizeof *heads * (size_t)(ncq ? ncq : 1));
     if (!heads) {
@@ -835,7 +811,7 @@ static void pass(struct gs_runner *r)
     }
     /* Each round is one scheduling cycle: the heads of all ClusterQueues, those fitting in
      * their nominal quota first, then by priority and timestamp. */
-    for (int round = 0; round < 4 * kr->n + 8 && !r->err; round++) {
+    for (int round = 0; round < 4 * kr->n + 8 && !r->c->err; round++) {
         if (admission_blocked(kr))
             break;
         int nh = 0;
@@ -845,7 +821,7 @@ static void pass(struct gs_runner *r)
                 continue;
             struct gs_kueue_assignment a;
             const struct kwl *k = &kr->w[h];
-            gs_kueue_assign(&kr->q, c, &r->w->res, k->tmpl, &k->tmpl->requests, k->count, &a);
+            gs_kueue_assign(&kr->q, c, &r->c->w->res, k->tmpl, &k->tmpl->requests, k->count, &a);
             heads[nh++] = (struct head){h, a.borrows};
         }
         if (nh == 0)
@@ -868,49 +844,19 @@ static void pass(struct gs_runner *r)
     gs_free(heads);
 }
 
-/* ------------------------------------------------------------------ hooks */
+/* ------------------------------------------------------------------ the controller */
 
-void gs_kueue_run_on_timer(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
+/* Pod `pi` became Running (PodsReady accounting). */
+static void pod_started(struct gs_kueue_run *r, int pi)
 {
-    (void)eng;
-    struct gs_runner *r = ctx;
-    struct gs_kueue_run *kr = r->kueue;
-    if (!kr)
-        return;
-    int kind = (int)(ev->b >> 32);
-    uint32_t gen = (uint32_t)(ev->b & 0xffffffff);
-    if (kind == EV_PASS) {
-        kr->pass_ev = 0;
-        pass(r);
-        return;
-    }
-    int ki = (int)ev->a;
-    struct kwl *k = &kr->w[ki];
-    if (k->gen != gen)
-        return;
-    if (kind == EV_TIMEOUT && k->state == KW_ADMITTED && !k->pods_ready) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "Exceeded the PodsReady timeout default/%s", k->name);
-        evict(r, ki, "PodsReadyTimeout", msg, NULL);
-    } else if (kind == EV_BACKOFF && k->state == KW_PENDING && k->in_backoff) {
-        k->in_backoff = false;
-        set_cond(r, k, "Requeued", "True", "BackoffFinished", "The workload backoff was finished");
-        want_pass(r);
-    }
-}
-
-void gs_kueue_run_pod_started(struct gs_runner *r, int pi)
-{
-    struct gs_kueue_run *kr = r->kueue;
-    if (!kr)
-        return;
+    struct gs_kueue_run *kr = r;
     int ki = pod_kwl(r, pi);
     if (ki < 0 || kr->w[ki].state != KW_ADMITTED || kr->w[ki].pods_ready)
         return;
     struct kwl *k = &kr->w[ki];
     int ready = 0;
-    for (int p = 0; p < r->w->npods; p++) {
-        const struct gs_pod *pod = &r->w->pods[p];
+    for (int p = 0; p < r->c->w->npods; p++) {
+        const struct gs_pod *pod = &r->c->w->pods[p];
         if (!pod->deleted && p < kr->pod_cap && kr->pod_kwl[p] == ki &&
             (pod->phase == GS_PHASE_RUNNING || pod->phase == GS_PHASE_SUCCEEDED))
             ready++;
@@ -925,16 +871,18 @@ void gs_kueue_run_pod_started(struct gs_runner *r, int pi)
     }
 }
 
-void gs_kueue_run_pod_ended(struct gs_runner *r, int pi)
+/* Pod `pi` ended (succeeded, failed or deleted), after its Job controller ran: a finished Workload
+ * releases its quota. */
+static void pod_ended(struct gs_kueue_run *r, int pi)
 {
-    struct gs_kueue_run *kr = r->kueue;
-    if (!kr || kr->evicting)
+    struct gs_kueue_run *kr = r;
+    if (kr->evicting)
         return;
     int ki = pod_kwl(r, pi);
     if (ki < 0 || kr->w[ki].state != KW_ADMITTED)
         return;
     struct kwl *k = &kr->w[ki];
-    const struct gs_workload *wl = &r->w->workloads[k->wi];
+    const struct gs_workload *wl = &r->c->w->workloads[k->wi];
     if (k->lws_group >= 0)
         return; /* a LeaderWorkerSet group serves until deleted: its Workload never finishes */
     bool finished = false, failed = false;
@@ -943,17 +891,17 @@ void gs_kueue_run_pod_ended(struct gs_runner *r, int pi)
         finished = failed || (wl->completions > 0 && wl->succeeded >= wl->completions);
         if (!finished && wl->completions <= 0 && wl->succeeded > 0) {
             finished = true; /* work queue: done once one succeeded and none is active */
-            for (int p = 0; p < r->w->npods && finished; p++) {
-                const struct gs_pod *q = &r->w->pods[p];
+            for (int p = 0; p < r->c->w->npods && finished; p++) {
+                const struct gs_pod *q = &r->c->w->pods[p];
                 finished = q->workload != k->wi || q->deleted ||
                            (q->phase != GS_PHASE_PENDING && q->phase != GS_PHASE_RUNNING);
             }
         }
     } else {
         int done = 0;
-        for (int p = 0; p < r->w->npods; p++)
-            if (p < kr->pod_cap && kr->pod_kwl[p] == ki && !r->w->pods[p].deleted &&
-                r->w->pods[p].phase == GS_PHASE_SUCCEEDED)
+        for (int p = 0; p < r->c->w->npods; p++)
+            if (p < kr->pod_cap && kr->pod_kwl[p] == ki && !r->c->w->pods[p].deleted &&
+                r->c->w->pods[p].phase == GS_PHASE_SUCCEEDED)
                 done++;
         finished = done >= k->count;
     }
@@ -971,35 +919,12 @@ void gs_kueue_run_pod_ended(struct gs_runner *r, int pi)
     requeue_inadmissible(r);
 }
 
-void gs_kueue_run_cluster_event(struct gs_runner *r)
+/* LeaderWorkerSet group `g` of workload `wi` was scaled away: its Workload goes with it (owner
+ * reference), quota released. */
+static void group_deleted(struct gs_kueue_run *r, int wi, int g)
 {
-    if (r->kueue && !r->kueue->evicting)
-        requeue_inadmissible(r);
-}
-
-const void *gs_kueue_run_find(const struct gs_runner *r, const char *name)
-{
-    const struct gs_kueue_run *kr = r->kueue;
-    for (int i = kr ? kr->n - 1 : -1; i >= 0; i--)
-        if (strcmp(kr->w[i].name, name) == 0)
-            return kr->w[i].deleted ? NULL : &kr->w[i];
-    return NULL;
-}
-
-bool gs_kueue_run_lws_group(struct gs_runner *r, int wi, int g)
-{
-    const char *queue = r->kueue ? queue_label(r, wi) : NULL;
-    if (!queue)
-        return false;
-    const struct gs_workload *wl = &r->w->workloads[wi];
-    new_kwl(r, wi, 0, gs_arena_printf(&r->w->arena, "%s-%d", wl->name, g), wl->lws_size, g, queue);
-    return true;
-}
-
-void gs_kueue_run_lws_group_deleted(struct gs_runner *r, int wi, int g)
-{
-    struct gs_kueue_run *kr = r->kueue;
-    for (int ki = kr ? kr->n - 1 : -1; ki >= 0; ki--) {
+    struct gs_kueue_run *kr = r;
+    for (int ki = kr->n - 1; ki >= 0; ki--) {
         struct kwl *k = &kr->w[ki];
         if (k->wi != wi || k->lws_group != g || k->deleted)
             continue;
@@ -1011,20 +936,112 @@ void gs_kueue_run_lws_group_deleted(struct gs_runner *r, int wi, int g)
         k->state = KW_FINISHED;
         k->deleted = true;
         k->gen++;
-        set_err(r, gs_trace_object(r->trace, now_of(r), "Workload", "default", k->name, "Deleted", NULL));
+        gs_cluster_object(r->c, "Workload", "default", k->name, "Deleted", NULL);
         requeue_inadmissible(r);
         return;
     }
 }
 
-bool gs_kueue_run_condition(const struct gs_runner *r, const void *obj, const char *type, struct gs_condition *out)
+static void on_watch(void *state, struct gs_cluster *c, const struct gs_watch_event *ev)
 {
-    (void)r;
-    const struct kcond *c = get_cond(obj, type);
-    if (!c)
+    (void)c;
+    struct gs_kueue_run *kr = state;
+    switch (ev->type) {
+    case GS_W_POD_STARTED:
+        pod_started(kr, ev->pod);
+        break;
+    case GS_W_POD_FINISHED:
+        pod_ended(kr, ev->pod);
+        break;
+    case GS_W_CLUSTER_EVENT:
+        /* A cluster event (node added or changed, pod deleted): pending Workloads are retried. */
+        if (!kr->evicting)
+            requeue_inadmissible(kr);
+        break;
+    case GS_W_GROUP_DELETED:
+        group_deleted(kr, ev->workload, ev->lws_group);
+        break;
+    default:
+        break;
+    }
+}
+
+static void on_timer(void *state, struct gs_cluster *c, int kind, int64_t a, int64_t b)
+{
+    (void)c;
+    struct gs_kueue_run *kr = state;
+    if (kind == EV_PASS) {
+        kr->pass_ev = 0;
+        pass(kr);
+        return;
+    }
+    int ki = (int)a;
+    struct kwl *k = &kr->w[ki];
+    if (k->gen != (uint32_t)b)
+        return;
+    if (kind == EV_TIMEOUT && k->state == KW_ADMITTED && !k->pods_ready) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "Exceeded the PodsReady timeout default/%s", k->name);
+        evict(kr, ki, "PodsReadyTimeout", msg, NULL);
+    } else if (kind == EV_BACKOFF && k->state == KW_PENDING && k->in_backoff) {
+        k->in_backoff = false;
+        set_cond(kr, k, "Requeued", "True", "BackoffFinished", "The workload backoff was finished");
+        want_pass(kr);
+    }
+}
+
+/* Admission: an arrival of a workload Kueue manages, or a LeaderWorkerSet group added by a scale
+ * (a Workload `<lws>-<g>`; its pods come at admission). */
+static bool admit_group(void *state, struct gs_cluster *c, int wi, int arrival, int lws_group)
+{
+    struct gs_kueue_run *kr = state;
+    if (lws_group < 0)
+        return admit_arrival(kr, wi, arrival);
+    const char *queue = queue_label(kr, wi);
+    if (!queue)
         return false;
-    out->status = c->status;
-    out->reason = c->reason;
-    out->message = c->message;
+    const struct gs_workload *wl = &c->w->workloads[wi];
+    new_kwl(kr, wi, 0, gs_arena_printf(&c->w->arena, "%s-%d", wl->name, lws_group), wl->lws_size, lws_group, queue);
     return true;
 }
+
+/* A Workload's conditions: QuotaReserved, Admitted, PodsReady, Evicted, Preempted, Requeued,
+ * Finished. */
+static bool condition(const struct gs_cluster *c, const void *obj, const char *type, struct gs_condition *out)
+{
+    (void)c;
+    const struct kcond *k = get_cond(obj, type);
+    if (!k)
+        return false;
+    out->status = k->status;
+    out->reason = k->reason;
+    out->message = k->message;
+    return true;
+}
+
+/* `object:` checks of kind Workload (named after its Job or workload); none without Kueue. */
+static bool object(void *state, const struct gs_cluster *c, const struct gs_expect *e, struct gs_object_view *v)
+{
+    (void)c;
+    const struct gs_kueue_run *kr = state;
+    if (strcmp(e->obj_kind, "Workload") != 0)
+        return false;
+    v->cget = condition;
+    for (int i = kr ? kr->n - 1 : -1; i >= 0; i--)
+        if (strcmp(kr->w[i].name, e->name) == 0) {
+            v->cobj = kr->w[i].deleted ? NULL : &kr->w[i];
+            break;
+        }
+    v->exists = v->cobj != NULL;
+    return true;
+}
+
+const struct gs_controller gs_ctl_kueue = {
+    .name = "kueue",
+    .setup = setup,
+    .free = destroy,
+    .on_watch = on_watch,
+    .on_timer = on_timer,
+    .admit_group = admit_group,
+    .object = object,
+};

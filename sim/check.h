@@ -1,0 +1,11 @@
+/* gpusim: the scenario's expect: checks, evaluated during a run (sim/check.c). */
+#ifndef GPUSIM_SIM_CHECK_H
+#define GPUSIM_SIM_CHECK_H
+
+#include "sim/cluster.h"
+
+/* Evaluate c->sc->expects[i] against the cluster now: sets its pass, detail (what was seen) and
+ * checked fields (strings in the world's arena). */
+void gs_check_eval(struct gs_cluster *c, int i);
+
+#endif
