@@ -86,9 +86,10 @@ static int put(struct gs_dp_alloc *out, int max, int *n, const char *name, int64
             out[i].count += count;
             return 0;
         }
-    if (*n >= max)
+    size_t len = strlen(name);
+    if (*n >= max || len >= sizeof out[*n].name)
         return GS_ERANGE;
-    snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
+    memcpy(out[*n].name, name, len + 1);
     out[*n].count = count;
     (*n)++;
     return 0;
