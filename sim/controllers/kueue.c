@@ -29,61 +29,7 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "base/error.h"
-#include "models/admission/kueue.h"
-#include "sim/controller.h"
-
-#define QUEUE_LABEL "kueue.x-k8s.io/queue-name"
-#define HOSTNAME_LABEL "kubernetes.io/hostname"
-#define PRIO_KUEUE GS_PRIO_ADMISSION
-
-enum { EV_PASS = 0, EV_TIMEOUT, EV_BACKOFF };
-enum kstate { KW_PENDING = 0, KW_ADMITTED, KW_FINISHED, KW_DEACTIVATED };
-
-struct kcond {
-    const char *type, *status, *reason, *message;
-};
-
-#define NCOND 8
-
-struct kwl {
-    const char *name;
-    int wi, arrival;
-    int lq, cq;                 /* -1 when missing */
-    const char *blocked;        /* why it can never be admitted (missing LocalQueue, ...), or NULL */
-    struct gs_kueue_entry e;
-    int count;
-    const struct gs_pod_template *tmpl;
-    int lws_group;              /* LeaderWorkerSet: the group this Workload admits; -1 otherwise */
-    bool deleted;               /* the object is gone (its LeaderWorkerSet group was scaled away) */
-    enum kstate state;
-    bool inadmissible;          /* BestEffortFIFO: moved aside until something changes */
-    bool in_backoff;
-    bool pods_ready;
-    int requeues;               /* requeueState.count */
-    uint32_t gen;
-    gs_time created;
-    struct kcond cond[NCOND];
-    int ncond;
-    /* TAS: pods assigned per node for the current admission (heap, nnodes ints), NULL when
-     * the Workload is not placed by TAS */
-    int *tas_nodes;
-    int tas_n;
-};
-
-struct gs_kueue_run {
-    struct gs_cluster *c;       /* the run's cluster (outlives the controller) */
-    int self;
-    struct gs_kueue_spec *spec;
-    struct gs_kueue_quota q;
-    struct kwl *w;
-    int n, cap;
-    int *wl_kwl;                /* per world workload: its latest Workload, -1 */
-    int *pod_kwl;               /* per pod: its Workload, -1 */
-    int pod_cap;
-    gs_event_handle pass_ev;
-    bool evicting;
-    int64_t seq;
-};
+#include "sim/controllers/kueue.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -92,7 +38,7 @@ static gs_time now_of(struct gs_kueue_run *r)
     return gs_cluster_now(r->c);
 }
 
-static void set_err(struct gs_kueue_run *r, int rc)
+void kq_set_err(struct gs_kueue_run *r, int rc)
 {
     gs_cluster_fail(r->c, rc);
 }
@@ -101,7 +47,7 @@ static const char *dup(struct gs_kueue_run *r, const char *s)
 {
     const char *c = gs_arena_strdup(&r->c->w->arena, s);
     if (s && !c)
-        set_err(r, GS_ENOMEM);
+        kq_set_err(r, GS_ENOMEM);
     return c;
 }
 
@@ -177,7 +123,7 @@ static int ensure_pod_map(struct gs_kueue_run *r)
     struct gs_kueue_run *kr = r;
     int old = kr->pod_cap;
     if (GS_GROW(kr->pod_kwl, kr->pod_cap, r->c->w->npods)) {
-        set_err(r, GS_ENOMEM);
+        kq_set_err(r, GS_ENOMEM);
         return GS_ENOMEM;
     }
     for (int i = old; i < kr->pod_cap; i++)
@@ -306,11 +252,11 @@ static void new_kwl(struct gs_kueue_run *r, int wi, int arrival, const char *nam
     struct gs_kueue_run *kr = r;
     const struct gs_workload *wl = &r->c->w->workloads[wi];
     if (!name) {
-        set_err(r, GS_ENOMEM);
+        kq_set_err(r, GS_ENOMEM);
         return;
     }
     if (GS_GROW(kr->w, kr->cap, kr->n + 1)) {
-        set_err(r, GS_ENOMEM);
+        kq_set_err(r, GS_ENOMEM);
         return;
     }
     int ki = kr->n++;
@@ -354,13 +300,13 @@ static void new_kwl(struct gs_kueue_run *r, int wi, int arrival, const char *nam
 
 /* A copy of `base` with the flavor's nodeLabels added to the nodeSelector, its tolerations
  * appended, and `extra` labels (TAS domain) added (jobframework PodSetInfo merge). Arena. */
-static const struct gs_pod_template *inject(struct gs_kueue_run *r, const struct gs_pod_template *base,
+const struct gs_pod_template *kq_inject(struct gs_kueue_run *r, const struct gs_pod_template *base,
                                             const struct gs_kueue_flavor *fl, const struct gs_labels *extra)
 {
     struct gs_arena *a = &r->c->w->arena;
     struct gs_pod_template *t = gs_arena_alloc(a, sizeof *t);
     if (!t) {
-        set_err(r, GS_ENOMEM);
+        kq_set_err(r, GS_ENOMEM);
         return base;
     }
     *t = *base;
@@ -384,13 +330,13 @@ static const struct gs_pod_template *inject(struct gs_kueue_run *r, const struct
             t->ntolerations = base->ntolerations + fl->ntolerations;
         }
     }
-    set_err(r, rc);
+    kq_set_err(r, rc);
     return t;
 }
 
 /* The Workload's pods: its owner creates `n` of them from template `t` (a LeaderWorkerSet its
  * group); they belong to the Workload. */
-static void create_pods(struct gs_kueue_run *r, int ki, const struct gs_pod_template *t, int n)
+void kq_create_pods(struct gs_kueue_run *r, int ki, const struct gs_pod_template *t, int n)
 {
     const struct kwl *k = &r->w[ki];
     int first = r->c->w->npods;
@@ -400,168 +346,6 @@ static void create_pods(struct gs_kueue_run *r, int ki, const struct gs_pod_temp
         return;
     for (int pi = first; pi < r->c->w->npods; pi++)
         r->pod_kwl[pi] = ki;
-}
-
-/* ------------------------------------------------------------------ TAS */
-
-struct tas_mode {
-    bool on;
-    enum gs_kueue_tas_mode mode;
-    int level;
-    const char *bad_level;      /* an annotation naming no level of the Topology */
-};
-
-static struct tas_mode tas_mode_of(const struct gs_kueue_spec *s, const struct kwl *k, int flavor)
-{
-    struct tas_mode m = {.on = false};
-    /* A LeaderWorkerSet group is admitted on quota alone: gpusim does not place it by TAS. */
-    if (flavor < 0 || s->flavors[flavor].topology < 0 || k->lws_group >= 0)
-        return m;
-    const struct gs_kueue_topology *t = &s->topologies[s->flavors[flavor].topology];
-    m.on = true;
-    m.mode = GS_KQ_TAS_UNCONSTRAINED;
-    m.level = t->nlevels - 1;
-    const char *req = gs_labels_get(&k->tmpl->annotations, "kueue.x-k8s.io/podset-required-topology");
-    const char *pref = gs_labels_get(&k->tmpl->annotations, "kueue.x-k8s.io/podset-preferred-topology");
-    const char *lvl = req ? req : pref;
-    if (lvl) {
-        m.mode = req ? GS_KQ_TAS_REQUIRED : GS_KQ_TAS_PREFERRED;
-        m.level = -1;
-        for (int i = 0; i < t->nlevels; i++)
-            if (strcmp(t->levels[i], lvl) == 0)
-                m.level = i;
-        if (m.level < 0)
-            m.bad_level = lvl;
-    }
-    return m;
-}
-
-/* Pods of admitted TAS Workloads assigned to node `ni` but not bound there yet. */
-static int tas_outstanding(struct gs_kueue_run *r, int ni, int64_t *req_out, int nres)
-{
-    struct gs_kueue_run *kr = r;
-    int total = 0;
-    for (int i = 0; i < kr->n; i++) {
-        struct kwl *k = &kr->w[i];
-        if (k->state != KW_ADMITTED || !k->tas_nodes || ni >= k->tas_n || k->tas_nodes[ni] == 0)
-            continue;
-        int bound = 0;
-        for (int p = 0; p < r->c->w->npods; p++) {
-            const struct gs_pod *pod = &r->c->w->pods[p];
-            if (!pod->deleted && pod->node == ni && p < kr->pod_cap && kr->pod_kwl[p] == i)
-                bound++;
-        }
-        int left = k->tas_nodes[ni] - bound;
-        if (left > 0) {
-            total += left;
-            for (int res = 0; res < nres; res++)
-                req_out[res] += (int64_t)left * k->tmpl->requests.v[res];
-        }
-    }
-    return total;
-}
-
-/* Place Workload k's pods on the flavor's Topology; on success fill k->tas_nodes. False with
- * the reason in `msg` otherwise. */
-static bool tas_place(struct gs_kueue_run *r, struct kwl *k, int flavor, const struct tas_mode *m, char *msg, size_t n)
-{
-    const struct gs_kueue_spec *s = r->spec;
-    const struct gs_kueue_flavor *fl = &s->flavors[flavor];
-    const struct gs_kueue_topology *t = &s->topologies[fl->topology];
-    if (m->bad_level) {
-        snprintf(msg, n, "no requested topology level: %s", m->bad_level);
-        return false;
-    }
-    int nn = r->c->w->nnodes;
-    struct gs_kueue_tas_leaf *leaves = gs_calloc((size_t)(nn ? nn : 1), sizeof *leaves);
-    int *node_of = gs_malloc(sizeof *node_of * (size_t)(nn ? nn : 1));
-    int *out = gs_malloc(sizeof *out * (size_t)(nn ? nn : 1));
-    int *scratch = gs_malloc(sizeof *scratch * (size_t)(nn ? nn : 1) * 2);
-    const char **values = gs_malloc(sizeof *values * (size_t)(nn ? nn : 1) * (size_t)t->nlevels);
-    bool ok = false;
-    if (!leaves || !node_of || !out || !scratch || !values) {
-        set_err(r, GS_ENOMEM);
-        goto done;
-    }
-    int nl = 0;
-    const struct gs_resvec *per = &k->tmpl->requests;
-    for (int ni = 0; ni < nn; ni++) {
-        const struct gs_node *node = &r->c->w->nodes[ni];
-        if (!node->exists || node->unschedulable || !node->ready)
-            continue;
-        bool match = true;
-        for (int i = 0; i < fl->node_labels.n && match; i++) {
-            const char *v = gs_labels_get(&node->labels, fl->node_labels.kv[i].key);
-            match = v && strcmp(v, fl->node_labels.kv[i].value) == 0;
-        }
-        for (int l = 0; l < t->nlevels && match; l++)
-            match = (values[nl * t->nlevels + l] = gs_labels_get(&node->labels, t->levels[l])) != NULL;
-        if (!match)
-            continue;
-        int64_t pend[GS_RES_MAX] = {0};
-        int npend = tas_outstanding(r, ni, pend, r->c->w->res.n);
-        int64_t cap = INT_MAX;
-        for (int res = 0; res < r->c->w->res.n; res++) {
-            if (res == GS_RES_PODS || per->v[res] <= 0)
-                continue;
-            int64_t free_ = node->allocatable.v[res] - node->requested.v[res] - pend[res];
-            int64_t c = free_ > 0 ? free_ / per->v[res] : 0;
-            if (c < cap)
-                cap = c;
-        }
-        int64_t pods_free = node->allocatable.v[GS_RES_PODS] - node->npods - npend;
-        if (node->allocatable.v[GS_RES_PODS] > 0 && pods_free < cap)
-            cap = pods_free > 0 ? pods_free : 0;
-        leaves[nl].values = &values[nl * t->nlevels];
-        leaves[nl].capacity = (int)(cap > k->count ? k->count : cap);
-        node_of[nl++] = ni;
-    }
-    int fit_max = 0;
-    ok = gs_kueue_tas_assign(leaves, nl, t->nlevels, m->level, m->mode, k->count, out, scratch, &fit_max);
-    if (!ok) {
-        if (fit_max == 0)
-            snprintf(msg, n, "topology \"%s\" doesn't allow to fit any of %d pod(s)", t->name, k->count);
-        else
-            snprintf(msg, n, "topology \"%s\" allows to fit only %d out of %d pod(s)", t->name, fit_max, k->count);
-        goto done;
-    }
-    gs_free(k->tas_nodes);
-    k->tas_nodes = gs_calloc((size_t)(nn ? nn : 1), sizeof *k->tas_nodes);
-    k->tas_n = nn;
-    if (!k->tas_nodes) {
-        set_err(r, GS_ENOMEM);
-        ok = false;
-        goto done;
-    }
-    for (int i = 0; i < nl; i++)
-        k->tas_nodes[node_of[i]] += out[i];
-done:
-    gs_free(leaves);
-    gs_free(node_of);
-    gs_free(out);
-    gs_free(scratch);
-    gs_free(values);
-    return ok;
-}
-
-/* The TAS pods: per node with pods assigned, a template pinned to the node's domain (the
- * hostname alone when it is the lowest level, else the values of every level). */
-static void create_tas_pods(struct gs_kueue_run *r, int ki, int flavor)
-{
-    struct gs_kueue_run *kr = r;
-    const struct gs_kueue_flavor *fl = &kr->spec->flavors[flavor];
-    const struct gs_kueue_topology *t = &kr->spec->topologies[fl->topology];
-    bool host = strcmp(t->levels[t->nlevels - 1], HOSTNAME_LABEL) == 0;
-    for (int ni = 0; ni < kr->w[ki].tas_n; ni++) {
-        int n = kr->w[ki].tas_nodes[ni];
-        if (n == 0)
-            continue;
-        struct gs_labels sel = {0};
-        const struct gs_node *node = &r->c->w->nodes[ni];
-        for (int l = host ? t->nlevels - 1 : 0; l < t->nlevels; l++)
-            set_err(r, gs_labels_set(&sel, &r->c->w->arena, t->levels[l], gs_labels_get(&node->labels, t->levels[l])));
-        create_pods(r, ki, inject(r, kr->w[ki].tmpl, fl, &sel), n);
-    }
 }
 
 /* ------------------------------------------------------------------ admission and eviction */
@@ -602,9 +386,9 @@ static void admit(struct gs_kueue_run *r, int ki, const struct gs_kueue_assignme
     int n = wl->kind == GS_WL_JOB ? job_pods(wl) : k->count;
     const struct gs_kueue_flavor *fl = a->flavor >= 0 ? &kr->spec->flavors[a->flavor] : NULL;
     if (tas) {
-        create_tas_pods(r, ki, a->flavor);
+        kq_create_tas_pods(r, ki, a->flavor);
     } else {
-        create_pods(r, ki, inject(r, k->tmpl, fl, NULL), n);
+        kq_create_pods(r, ki, kq_inject(r, k->tmpl, fl, NULL), n);
     }
 }
 
@@ -727,10 +511,10 @@ static bool try_head(struct gs_kueue_run *r, int ki)
     struct gs_kueue_assignment a;
     gs_kueue_assign(&kr->q, k->cq, &r->c->w->res, k->tmpl, &k->tmpl->requests, k->count, &a);
     if (a.mode == GS_KQ_FIT) {
-        struct tas_mode m = tas_mode_of(kr->spec, k, a.flavor);
+        struct tas_mode m = kq_tas_mode(kr->spec, k, a.flavor);
         if (m.on) {
             char msg[512];
-            if (!tas_place(r, k, a.flavor, &m, msg, sizeof msg)) {
+            if (!kq_tas_place(r, k, a.flavor, &m, msg, sizeof msg)) {
                 k->inadmissible = true;
                 pending_message(r, k, msg, 0);
                 return false;
@@ -750,7 +534,7 @@ static bool try_head(struct gs_kueue_run *r, int ki)
             gs_free(adm);
             gs_free(idx);
             gs_free(why);
-            set_err(r, GS_ENOMEM);
+            kq_set_err(r, GS_ENOMEM);
             return false;
         }
         int *targets = idx + nadm;
@@ -761,7 +545,7 @@ static bool try_head(struct gs_kueue_run *r, int ki)
                 adm[nadm++] = kr->w[i].e;
             }
         int nt = 0;
-        set_err(r, gs_kueue_preemption_targets(&kr->q, &k->e, &a, adm, nadm, targets, why, &nt));
+        kq_set_err(r, gs_kueue_preemption_targets(&kr->q, &k->e, &a, adm, nadm, targets, why, &nt));
         pending_message(r, k, a.reasons, nt);
         for (int t = 0; t < nt; t++) {
             const struct kwl *v = &kr->w[idx[targets[t]]];
@@ -806,7 +590,7 @@ static void pass(struct gs_kueue_run *r)
     int ncq = kr->spec->ncqs;
     struct head *heads = gs_malloc(sizeof *heads * (size_t)(ncq ? ncq : 1));
     if (!heads) {
-        set_err(r, GS_ENOMEM);
+        kq_set_err(r, GS_ENOMEM);
         return;
     }
     /* Each round is one scheduling cycle: the heads of all ClusterQueues, those fitting in
