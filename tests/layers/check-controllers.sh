@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Controllers never call each other (sim/controller.h): no object of one controller
+# (sim/controllers/<name>.c and its <name>_*.c files) refers to a symbol another controller's
+# objects define. Only the registry refers to the controllers, through their descriptors.
+# Usage: check-controllers.sh DIR   (the directory of the compiled sim/controllers/*.c.o)
+set -u
+tmp=$1
+command -v nm >/dev/null || { echo "skipped: nm is missing"; exit 77; }
+[[ -d $tmp ]] || { echo "FAIL: $tmp is not a directory of objects"; exit 2; }
+objs=$(cd "$tmp" && ls | grep -E '^[a-z_]+\.c\.o$' | sort)
+# A controller's root file defines its descriptor gs_ctl_<name>.
+declare -A family
+roots=()
+for o in $objs; do
+  if nm --defined-only -g "$tmp/$o" | grep -q ' D gs_ctl_\| R gs_ctl_'; then
+    roots+=("${o%.c.o}")
+  fi
+done
+[[ ${#roots[@]} -gt 0 ]] || { echo "FAIL: no controller descriptor (gs_ctl_*) found in $lib"; exit 1; }
+for o in $objs; do
+  base=${o%.c.o}
+  for r in "${roots[@]}"; do
+    if [[ $base == "$r" || $base == "$r"_* ]]; then family[$o]=$r; fi
+  done
+done
+fail=0
+for o in "${!family[@]}"; do
+  for u in $(nm -u "$tmp/$o" | awk '{print $2}'); do
+    for p in "${!family[@]}"; do
+      [[ ${family[$p]} == "${family[$o]}" ]] && continue
+      if nm --defined-only -g "$tmp/$p" | awk '{print $3}' | grep -qx "$u"; then
+        echo "FAIL: controller ${family[$o]} ($o) refers to $u of controller ${family[$p]} ($p)"
+        fail=1
+      fi
+    done
+  done
+done
+[[ $fail == 0 ]] && echo "ok: ${#roots[@]} controllers (${roots[*]}), none refers to another's symbols"
+exit $fail
