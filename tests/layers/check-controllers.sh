@@ -23,16 +23,19 @@ for o in $objs; do
     if [[ $base == "$r" || $base == "$r"_* ]]; then family[$o]=$r; fi
   done
 done
+# Who defines what, once.
+declare -A owner
+for o in "${!family[@]}"; do
+  for d in $(nm --defined-only -g "$tmp/$o" | awk '{print $3}'); do owner[$d]=$o; done
+done
 fail=0
 for o in "${!family[@]}"; do
   for u in $(nm -u "$tmp/$o" | awk '{print $2}'); do
-    for p in "${!family[@]}"; do
-      [[ ${family[$p]} == "${family[$o]}" ]] && continue
-      if nm --defined-only -g "$tmp/$p" | awk '{print $3}' | grep -qx "$u"; then
-        echo "FAIL: controller ${family[$o]} ($o) refers to $u of controller ${family[$p]} ($p)"
-        fail=1
-      fi
-    done
+    p=${owner[$u]:-}
+    if [[ -n $p && ${family[$p]} != "${family[$o]}" ]]; then
+      echo "FAIL: controller ${family[$o]} ($o) refers to $u of controller ${family[$p]} ($p)"
+      fail=1
+    fi
   done
 done
 [[ $fail == 0 ]] && echo "ok: ${#roots[@]} controllers (${roots[*]}), none refers to another's symbols"
