@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "sim/scenario/json.h"
 
 struct walk {
@@ -213,20 +214,17 @@ int gs_json_load_file(const char *path, struct gs_arena *a, struct gs_ynode **ro
     if (!f)
         return gs_error_set(err, GS_EIO, path, 0, 0, "cannot read %s: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
+    int cap = 0;
     int rc = 0;
     for (;;) {
-        if (len + 65536 + 1 > cap) {
-            size_t ncap = cap ? cap * 2 : 65536 * 2;
-            char *nb = gs_realloc(buf, ncap);
-            if (!nb) {
-                rc = gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-                break;
-            }
-            buf = nb;
-            cap = ncap;
+        /* Room for 64 KiB more and the NUL; GS_ARRAY_MAX bytes (1 GiB) at most. */
+        if ((rc = GS_GROW(buf, cap, (int)len + 65536 + 1))) {
+            rc = rc == GS_ERANGE ? gs_error_set(err, GS_EIO, path, 0, 0, "file too large (over 1 GiB)")
+                                 : gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
+            break;
         }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        size_t got = fread(buf + len, 1, (size_t)cap - len - 1, f);
         len += got;
         if (got == 0) {
             if (ferror(f))
