@@ -4,7 +4,8 @@
  * side to give every node its line and column (jansson keeps no positions). Objects keep
  * their keys in document order (jansson >= 2.8 iterates in insertion order), which the walk
  * checks on every key written without escapes. Numbers, true, false and null keep their text
- * as written ("1e3" stays "1e3"), so a quantity reads as the file has it. */
+ * as written ("1e3" stays "1e3"), so a quantity reads as the file has it. jansson allocates
+ * through the allocation seam (base/alloc.h), so its out-of-memory is reported as such. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,7 +182,17 @@ int gs_json_load_string(const char *name, const char *text, struct gs_arena *a, 
     *root = NULL;
     json_error_t je;
     size_t len = strlen(text);
+    /* jansson allocates through the seam like the rest of gpusim (no jansson value outlives
+     * this function, so routing it here, before any is made, is safe). */
+    json_set_alloc_funcs(gs_malloc, gs_free);
+    unsigned long failures = gs_alloc_failures();
     json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    /* jansson reports some failed allocations as syntax errors, and survives others with a
+     * value that lacks a key: any failed allocation during the parse is out of memory. */
+    if (gs_alloc_failures() != failures || (!v && json_error_code(&je) == json_error_out_of_memory)) {
+        json_decref(v);
+        return gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
+    }
     if (!v) {
         if (len == 0)
             return gs_error_set(err, GS_EINVAL, name, 0, 0, "empty file: expected a JSON document");

@@ -719,22 +719,19 @@ int gs_y_want_scalar(struct gs_ydec *d, const struct gs_ynode *n, const char *pa
 
 /* ------------------------------------------------------------------ did you mean */
 
+/* Longer strings are never near anything: their distance is taken as their length. */
+#define GS_Y_EDIT_MAX 256
+
 int gs_y_edit_distance(const char *a, const char *b)
 {
     /* Optimal string alignment (Levenshtein plus adjacent transposition), case-insensitive for
      * the substitution cost of letters that differ only in case (cost 1 still, but keep simple). */
     size_t la = strlen(a), lb = strlen(b);
-    if (la > 256 || lb > 256)
+    if (la > GS_Y_EDIT_MAX || lb > GS_Y_EDIT_MAX)
         return (int)(la > lb ? la : lb);
-    int *prev2 = gs_malloc(sizeof(int) * (lb + 1));
-    int *prev = gs_malloc(sizeof(int) * (lb + 1));
-    int *cur = gs_malloc(sizeof(int) * (lb + 1));
-    if (!prev2 || !prev || !cur) {
-        gs_free(prev2);
-        gs_free(prev);
-        gs_free(cur);
-        return (int)(la > lb ? la : lb);
-    }
+    /* Three rows on the stack: nothing to allocate, so a suggestion never depends on memory. */
+    int rows[3][GS_Y_EDIT_MAX + 1];
+    int *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
     for (size_t j = 0; j <= lb; j++)
         prev[j] = (int)j;
     for (size_t i = 1; i <= la; i++) {
@@ -755,11 +752,7 @@ int gs_y_edit_distance(const char *a, const char *b)
         prev = cur;
         cur = t;
     }
-    int r = prev[lb];
-    gs_free(prev2);
-    gs_free(prev);
-    gs_free(cur);
-    return r;
+    return prev[lb];
 }
 
 static bool in_list(const char *const *list, const char *s)
