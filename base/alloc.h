@@ -32,4 +32,10 @@ char *gs_strdup(const char *s);
 /* A heap copy of at most `n` bytes of `s`, NUL-terminated. */
 char *gs_strndup(const char *s, size_t n);
 
+/* How many allocations through the seam have failed (returned NULL) in the calling thread so
+ * far. A library that allocates through the seam (jansson, once json_set_alloc_funcs routes it
+ * to gs_malloc/gs_free) may report running out of memory as some other error; comparing the
+ * count before and after the call tells them apart (sim/scenario/json.c does). */
+unsigned long gs_alloc_failures(void);
+
 #endif

@@ -67,8 +67,8 @@ struct gs_dp_configs {
     int n;
     bool named;                /* named configs (the config-manager picks one per node) */
     const char *default_name;  /* named: the default (chart devicePlugin.config.default), or NULL */
-    const struct gs_dp_warning *warnings;
-    int nwarnings;
+    const struct gs_dp_warning *warnings; /* arena, warnings_cap entries (base/array.h) */
+    int nwarnings, warnings_cap;
 };
 
 /* A config with no file: migStrategy `mig` (the operator passes its mig.strategy), failOnInitError

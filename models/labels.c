@@ -1,6 +1,7 @@
 /* Sorted key/value arrays (node labels, nodeSelector) and taint/toleration matching. */
 #include <string.h>
 
+#include "base/array.h"
 #include "base/error.h"
 #include "models/world.h"
 
@@ -39,18 +40,11 @@ int gs_labels_set(struct gs_labels *l, struct gs_arena *a, const char *key, cons
         l->kv[pos].value = v;
         return 0;
     }
-    if (l->n == l->cap) {
-        /* Arena arrays cannot be resized in place: copy to a larger one. The old array stays
-         * in the arena until the world is freed; label sets are small and rarely grow. */
-        int cap = l->cap ? l->cap * 2 : 8;
-        struct gs_kv *kv = gs_arena_alloc(a, sizeof *kv * (size_t)cap);
-        if (!kv)
-            return GS_ENOMEM;
-        if (l->n)
-            memcpy(kv, l->kv, sizeof *kv * (size_t)l->n);
-        l->kv = kv;
-        l->cap = cap;
-    }
+    /* Arena arrays cannot be resized in place: a larger copy is taken. The old array stays
+     * in the arena until the world is freed; label sets are small and rarely grow. */
+    int rc = GS_ARENA_GROW(a, l->kv, l->cap, l->n + 1);
+    if (rc)
+        return rc;
     const char *k = gs_arena_strdup(a, key);
     if (!k)
         return GS_ENOMEM;

@@ -1,5 +1,6 @@
 /* gpusim: reading the openb node and pod lists (see openb.h). */
 #include "base/alloc.h"
+#include "base/array.h"
 #include "models/openb.h"
 
 #include <errno.h>
@@ -158,24 +159,20 @@ static int read_file(const char *path, char **text, struct gs_error *err)
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return gs_error_set(err, GS_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = gs_malloc(cap);
-    if (!buf) {
-        fclose(fp);
-        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-    }
+    char *buf = NULL;
+    int cap = 0;
+    size_t len = 0;
     for (;;) {
-        if (len + 1 >= cap) {
-            char *nb = gs_realloc(buf, cap * 2);
-            if (!nb) {
-                gs_free(buf);
-                fclose(fp);
-                return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-            }
-            buf = nb;
-            cap *= 2;
+        /* 64 KiB first, then doubling (room for the NUL); GS_ARRAY_MAX bytes (1 GiB) at most. */
+        int rc = (int)len + 1 >= cap ? GS_GROW(buf, cap, cap ? cap + 1 : 1 << 16) : 0;
+        if (rc) {
+            gs_free(buf);
+            fclose(fp);
+            if (rc == GS_ERANGE)
+                return gs_error_set(err, GS_EIO, path, 0, 0, "file too large (over 1 GiB)");
+            return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
         }
-        size_t got = fread(buf + len, 1, cap - 1 - len, fp);
+        size_t got = fread(buf + len, 1, (size_t)cap - 1 - len, fp);
         len += got;
         if (got == 0)
             break;
@@ -268,20 +265,14 @@ static int next_row(struct csv *c, struct field *f, int nh, int count, const cha
     return 1;
 }
 
-/* Make room for item number `count` in `items`, an array of *cap items of `size` bytes each:
- * when it is full, doubles it and *cap. Returns the (maybe moved) array, or NULL with err set to
- * GS_ENOMEM; `items` then stays valid and the caller's to free. */
-static void *grow(void *items, int count, int *cap, size_t size, const char *name, struct gs_error *err)
+/* Make room for item number `count` in *items, an array of *cap items of `size` bytes each
+ * (gs_array_grow). Returns 0, or GS_ENOMEM with err set; *items then stays valid and the
+ * caller's to free. */
+static int grow(void **items, int count, int *cap, size_t size, const char *name, struct gs_error *err)
 {
-    if (count < *cap)
-        return items;
-    void *nb = gs_realloc(items, (size_t)*cap * 2 * size);
-    if (!nb) {
-        gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
-        return NULL;
-    }
-    *cap *= 2;
-    return nb;
+    if (gs_array_grow(items, cap, count + 1, size))
+        return gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
+    return 0;
 }
 
 /* Field fs[i] as an index into names[0..n-1]. Returns the index, or -1 with err set:
@@ -334,20 +325,17 @@ int gs_openb_parse_nodes(const char *name, const char *text, struct gs_openb_mod
     int nh = read_header(&c, f, node_cols, 5, 5, node_expected, idx, err);
     if (nh < 0)
         return nh;
-    int cap = 1024;
-    out->nodes = gs_malloc((size_t)cap * sizeof *out->nodes);
-    if (!out->nodes)
-        return gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
+    int cap = 0;
+    if (grow((void **)&out->nodes, 1023, &cap, sizeof *out->nodes, name, err))
+        return err->code;
     for (;;) {
         int r = next_row(&c, f, nh, out->n, "nodes", err);
         if (r < 0)
             goto fail;
         if (r == 0)
             break;
-        void *nb = grow(out->nodes, out->n, &cap, sizeof *out->nodes, name, err);
-        if (!nb)
+        if (grow((void **)&out->nodes, out->n, &cap, sizeof *out->nodes, name, err))
             goto fail;
-        out->nodes = nb;
         struct gs_openb_node *nd = &out->nodes[out->n];
         memset(nd, 0, sizeof *nd);
         int64_t gpu;
@@ -397,10 +385,8 @@ static int spec_index(struct gs_openb_workload *w, const struct field *f)
     for (int i = 0; i < w->nspecs; i++)
         if (feq(f, w->specs[i]))
             return i;
-    char **ns = gs_realloc(w->specs, (size_t)(w->nspecs + 1) * sizeof *ns);
-    if (!ns)
+    if (GS_GROW(w->specs, w->specs_cap, w->nspecs + 1))
         return GS_ENOMEM;
-    w->specs = ns;
     char *s = gs_malloc((size_t)f->len + 1);
     if (!s)
         return GS_ENOMEM;
@@ -441,22 +427,17 @@ int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_mode
         gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
         goto fail;
     }
-    int cap = 4096;
-    out->pods = gs_malloc((size_t)cap * sizeof *out->pods);
-    if (!out->pods) {
-        gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
+    int cap = 0;
+    if (grow((void **)&out->pods, 4095, &cap, sizeof *out->pods, name, err))
         goto fail;
-    }
     for (;;) {
         int r = next_row(&c, f, nh, out->n, "pods", err);
         if (r < 0)
             goto fail;
         if (r == 0)
             break;
-        void *nb = grow(out->pods, out->n, &cap, sizeof *out->pods, name, err);
-        if (!nb)
+        if (grow((void **)&out->pods, out->n, &cap, sizeof *out->pods, name, err))
             goto fail;
-        out->pods = nb;
         struct gs_openb_pod *p = &out->pods[out->n];
         memset(p, 0, sizeof *p);
         int64_t ng, gm;

@@ -70,7 +70,7 @@ struct gs_openb_workload {
     struct gs_openb_pod *pods; /* owned, in file order */
     int n;
     char **specs;              /* owned: distinct raw gpu_spec texts; specs[0] is "" */
-    int nspecs;
+    int nspecs, specs_cap;
     bool has_spec, has_times;  /* which optional columns the file had */
     int64_t total_gpu_milli;   /* sum of num_gpu * gpu_milli */
 };

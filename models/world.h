@@ -67,7 +67,8 @@ struct gs_labels {
 
 /* Value of `key`, or NULL when absent. Binary search. */
 const char *gs_labels_get(const struct gs_labels *l, const char *key);
-/* Set (insert or replace) `key` to `value` (both copied into `a`). Returns 0 or GS_ENOMEM. */
+/* Set (insert or replace) `key` to `value` (both copied into `a`; the array grows in `a`,
+ * base/array.h). Returns 0 or GS_ENOMEM. */
 int gs_labels_set(struct gs_labels *l, struct gs_arena *a, const char *key, const char *value);
 /* Remove `key`; returns true if it was there. */
 bool gs_labels_del(struct gs_labels *l, const char *key);
@@ -418,8 +419,9 @@ struct gs_world {
     struct gs_pod *pods;       /* growable */
     int npods;
     int pods_cap;
-    struct gs_workload *workloads;
+    struct gs_workload *workloads; /* arena, workloads_cap entries (base/array.h) */
     int nworkloads;
+    int workloads_cap;
     struct gs_group *groups;   /* growable */
     int ngroups;
     int groups_cap;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "models/quantity.h"
 #include "reports/report.h"
@@ -164,14 +165,9 @@ static int print_pods(sqlite3 *db, int64_t id, int64_t at_us, FILE *out)
     } *rows = NULL;
     int n = 0, cap = 0, rc = 0, step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            struct row *r = gs_realloc(rows, sizeof *r * (size_t)cap);
-            if (!r) {
-                rc = GS_ENOMEM;
-                break;
-            }
-            rows = r;
+        if (GS_GROW(rows, cap, n + 1)) {
+            rc = GS_ENOMEM;
+            break;
         }
         const char *nm = (const char *)sqlite3_column_text(st, 0);
         rows[n].name = gs_strdup(nm ? nm : "?");

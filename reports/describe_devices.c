@@ -5,6 +5,7 @@
  * sim/devices_run.c and sim/dra_run.c at bind. A pod holds its devices from that event until
  * it finishes (pod.finished_us): nothing is read but the trace. */
 #include "base/alloc.h"
+#include "base/array.h"
 #include "reports/describe_devices.h"
 
 #include <stdarg.h>
@@ -19,7 +20,8 @@
 /* A growing string. */
 struct sbuf {
     char *s;
-    size_t n, cap;
+    size_t n;
+    int cap;
     bool oom;
 };
 
@@ -32,20 +34,14 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
     va_end(ap);
     if (need < 0 || b->oom)
         return;
-    if (b->n + (size_t)need + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->n + (size_t)need + 1)
-            cap *= 2;
-        char *s = gs_realloc(b->s, cap);
-        if (!s) {
-            b->oom = true;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
+    /* Lines are short; one beyond GS_ARRAY_MAX bytes counts as out of memory. */
+    size_t want = b->n + (size_t)need + 1;
+    if (want > (size_t)GS_ARRAY_MAX || GS_GROW(b->s, b->cap, (int)want)) {
+        b->oom = true;
+        return;
     }
     va_start(ap, fmt);
-    vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+    vsnprintf(b->s + b->n, (size_t)b->cap - b->n, fmt, ap);
     va_end(ap);
     b->n += (size_t)need;
 }
@@ -96,14 +92,8 @@ static struct mig_dev *mig_dev(struct gpu_view *g, const char *profile, int star
     for (int i = 0; i < g->nmig; i++)
         if (g->mig[i].start == start && strcmp(g->mig[i].profile, profile) == 0)
             return &g->mig[i];
-    if (g->nmig == g->migcap) {
-        int cap = g->migcap ? g->migcap * 2 : 8;
-        struct mig_dev *m = gs_realloc(g->mig, sizeof *m * (size_t)cap);
-        if (!m)
-            return NULL;
-        g->mig = m;
-        g->migcap = cap;
-    }
+    if (GS_GROW(g->mig, g->migcap, g->nmig + 1))
+        return NULL;
     struct mig_dev *d = &g->mig[g->nmig++];
     memset(d, 0, sizeof *d);
     snprintf(d->profile, sizeof d->profile, "%s", profile);

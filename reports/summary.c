@@ -5,6 +5,7 @@
  * that makes the output depend only on the database's contents.
  */
 #include "base/alloc.h"
+#include "base/array.h"
 #include "reports/report.h"
 
 #include <inttypes.h>
@@ -494,15 +495,10 @@ static int print_bringup(struct gs_report *r)
             never++;
             continue;
         }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            int64_t *nv = gs_realloc(v, sizeof *nv * (size_t)cap);
-            if (!nv) {
-                sqlite3_finalize(st);
-                gs_free(v);
-                return report_err(r, GS_ENOMEM, "out of memory");
-            }
-            v = nv;
+        if (GS_GROW(v, cap, n + 1)) {
+            sqlite3_finalize(st);
+            gs_free(v);
+            return report_err(r, GS_ENOMEM, "out of memory");
         }
         v[n++] = sqlite3_column_int64(st, 1);
     }

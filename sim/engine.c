@@ -15,6 +15,7 @@
  *    retired, which keeps the promise that handles are never reused.
  */
 #include "base/alloc.h"
+#include "base/array.h"
 #include "sim/engine.h"
 
 #include <stdlib.h>
@@ -56,8 +57,9 @@ struct gs_engine {
     size_t n;
     struct slot *slots;
     uint32_t *pos;       /* heap index of a live slot; next free slot for a free one */
-    size_t cap;          /* capacity of heap, slots and pos (they grow together) */
-    void *heap_mem;      /* the allocation behind heap, which is offset into it */
+    size_t cap;          /* keys/slots all of heap, slots and pos have room for */
+    struct hkey *heap_mem; /* the allocation behind heap, which is offset into it */
+    int slots_cap, pos_cap, heap_mem_cap; /* each array's own capacity (gs_array_grow) */
     uint32_t free_head;  /* head of the free-slot list, NO_SLOT when empty */
     uint32_t nslots;     /* slots handed out so far (retired ones included) */
     uint64_t seq;        /* next sequence number */
@@ -184,39 +186,49 @@ static void slot_release(struct gs_engine *e, uint32_t s)
     e->free_head = s;
 }
 
-/* Grow all arrays to at least `want` entries, doubling. On failure nothing is lost: each
- * array is either the old one or a larger copy, and cap only moves when all succeeded. */
+/* Bytes from `mem` to the next LINE boundary. */
+static size_t line_offset(const void *mem)
+{
+    return (LINE - (uintptr_t)mem % LINE) % LINE;
+}
+
+/* The heap in heap_mem: HEAP_PAD keys before heap[1] and up to LINE bytes of slack in front, so
+ * that heap[1] starts a cache line wherever the allocator put heap_mem. */
+#define HEAP_SLACK (LINE / sizeof(struct hkey))
+
+static struct hkey *heap_at(struct hkey *mem)
+{
+    return (struct hkey *)((char *)mem + line_offset(mem)) + HEAP_PAD - 1;
+}
+
+/* Grow slots, pos and the heap to at least `want` entries (gs_array_grow: doubling). The heap
+ * grows by realloc too; its keys then move to the new block's cache-line offset. On failure
+ * nothing is lost: each array is either the old one or a larger copy holding the same entries
+ * (its own capacity says which), and cap only moves when all succeeded. Slots and heap positions
+ * are 32-bit; GS_ARRAY_MAX (2^30) keeps them below NO_SLOT. */
 static int grow(struct gs_engine *e, size_t want)
 {
-    size_t cap = e->cap ? e->cap : 16;
-    while (cap < want)
-        cap *= 2;
-    if (cap > (size_t)NO_SLOT) /* slots and heap positions are 32-bit */
-        cap = NO_SLOT;
-    if (cap < want)
+    if (want > (size_t)GS_ARRAY_MAX - HEAP_PAD - HEAP_SLACK)
         return GS_ENOMEM;
-
-    if (cap > e->cap) {
-        /* aligned_alloc cannot realloc, so copy; doubling keeps that amortised O(1). */
-        size_t bytes = ((cap + HEAP_PAD) * sizeof(struct hkey) + LINE - 1) / LINE * LINE;
-        void *mem = aligned_alloc(LINE, bytes);
-        if (!mem)
+    int need = (int)want;
+    if (GS_GROW(e->slots, e->slots_cap, need) || GS_GROW(e->pos, e->pos_cap, need))
+        return GS_ENOMEM;
+    int heap_need = need + (int)(HEAP_PAD + HEAP_SLACK);
+    if (heap_need > e->heap_mem_cap) {
+        size_t old_off = e->heap_mem ? line_offset(e->heap_mem) : 0;
+        if (GS_GROW(e->heap_mem, e->heap_mem_cap, heap_need))
             return GS_ENOMEM;
-        struct hkey *h = (struct hkey *)mem + HEAP_PAD - 1;
-        if (e->n)
-            memcpy(h, e->heap, e->n * sizeof *h);
-        gs_free(e->heap_mem);
-        e->heap_mem = mem;
-        e->heap = h;
+        /* realloc kept the keys at their offset from the block; move them to the new one. */
+        struct hkey *old = (struct hkey *)((char *)e->heap_mem + old_off) + HEAP_PAD - 1;
+        e->heap = heap_at(e->heap_mem);
+        if (e->n && e->heap != old)
+            memmove(e->heap, old, e->n * sizeof *e->heap);
     }
-    struct slot *s = gs_realloc(e->slots, cap * sizeof *s);
-    if (!s)
-        return GS_ENOMEM;
-    e->slots = s;
-    uint32_t *p = gs_realloc(e->pos, cap * sizeof *p);
-    if (!p)
-        return GS_ENOMEM;
-    e->pos = p;
+    size_t cap = (size_t)e->heap_mem_cap - HEAP_PAD - HEAP_SLACK;
+    if ((size_t)e->slots_cap < cap)
+        cap = (size_t)e->slots_cap;
+    if ((size_t)e->pos_cap < cap)
+        cap = (size_t)e->pos_cap;
     e->cap = cap;
     return GS_OK;
 }

@@ -22,22 +22,41 @@
 
 /* ---------------------------------------------------------------- timed events */
 
+/* The scenario event kinds, written once: X(NAME, action) gives the enum constant GS_SEV_NAME and
+ * the spec.events action key that selects it (SCENARIO.md "events"), in this order. The enum,
+ * the loader's action table (sim/scenario/events.c) and gs_sevent_kind_name expand this list;
+ * a new kind is added here and nowhere else (then decoded in events.c and run by the run loop).
+ * (libuv's UV_HANDLE_TYPE_MAP is the model.) */
+#define GS_SEVENT_KINDS(X)                                                                                                  \
+    X(CORDON, "cordon")                                                                                                     \
+    X(UNCORDON, "uncordon")                                                                                                 \
+    X(DRAIN, "drain")                                                                                                       \
+    X(DELETE_NODE, "deleteNode")                                                                                            \
+    X(ADD_NODES, "addNodes")                                                                                                \
+    X(LABEL, "label")                                                                                                       \
+    X(DELETE_POD, "deletePod")                                                                                              \
+    X(KERNEL_PATCH, "kernelPatch")                              /* reboot a pool into a kernel */                           \
+    X(XID, "xid")                                               /* an Xid error on one GPU */                               \
+    X(DEVICE_PLUGIN_RESTART, "devicePluginRestart")             /* the node's device-plugin pod restarts */                 \
+    X(PRECOMPILED_IMAGE_PUBLISHED, "precompiledImagePublished") /* an image for a kernel appears */                         \
+    X(DRIVER_UPGRADE, "driverUpgrade")                          /* a new driver.version, rolled out by its controller */  \
+    X(SCALE, "scale")                                           /* kubectl scale on a LeaderWorkerSet (its groups) */       \
+    X(SCHEDULER_RESTART, "schedulerRestart")                    /* kube-scheduler restarts, losing its memory */
+
 enum gs_sevent_kind {
-    GS_SEV_CORDON,
-    GS_SEV_UNCORDON,
-    GS_SEV_DRAIN,
-    GS_SEV_DELETE_NODE,
-    GS_SEV_ADD_NODES,
-    GS_SEV_LABEL,
-    GS_SEV_DELETE_POD,
-    GS_SEV_KERNEL_PATCH,        /* kernelPatch: reboot a pool into a kernel */
-    GS_SEV_XID,                 /* xid: an Xid error on one GPU */
-    GS_SEV_DEVICE_PLUGIN_RESTART, /* devicePluginRestart: the node's device-plugin pod restarts */
-    GS_SEV_PRECOMPILED_IMAGE_PUBLISHED, /* precompiledImagePublished: an image for a kernel appears */
-    GS_SEV_DRIVER_UPGRADE,      /* driverUpgrade: driver.version changes; the upgrade controller rolls it out */
-    GS_SEV_SCALE,               /* scale: kubectl scale on a LeaderWorkerSet (its groups) */
-    GS_SEV_SCHEDULER_RESTART,   /* schedulerRestart: kube-scheduler restarts, losing its memory */
+#define GS_SEV_ENUM(name, action) GS_SEV_##name,
+    GS_SEVENT_KINDS(GS_SEV_ENUM)
+#undef GS_SEV_ENUM
 };
+
+/* How many kinds GS_SEVENT_KINDS lists (not an enum constant, so that a switch over
+ * enum gs_sevent_kind stays complete without a case for it). */
+#define GS_SEV_COUNT_ONE(name, action) +1
+#define GS_SEV_NKINDS (0 GS_SEVENT_KINDS(GS_SEV_COUNT_ONE))
+
+/* The spec.events action key of kind `k` ("cordon", "kernelPatch", ...; static storage), or
+ * NULL for a value that is not a kind. */
+const char *gs_sevent_kind_name(enum gs_sevent_kind k);
 
 struct gs_sevent {
     gs_time at;

@@ -12,6 +12,7 @@
  * the finished trace is one self-contained file that also opens on read-only media.
  */
 #include "base/alloc.h"
+#include "base/array.h"
 #include "sim/trace.h"
 
 #include <errno.h>
@@ -111,7 +112,7 @@ struct gs_trace {
     int failed;  /* sticky: 0 or the first error's GS_E* code */
     char *path;
     struct gs_trace_lastfs *lastfs; /* indexed by pod id */
-    size_t nlastfs;
+    int nlastfs;                    /* entries (zeroed when grown) */
     char err[1024];
 };
 
@@ -319,7 +320,7 @@ static void free_trace(struct gs_trace *t)
         sqlite3_finalize(t->st[i]);
     if (t->db)
         sqlite3_close(t->db);
-    for (size_t i = 0; i < t->nlastfs; i++)
+    for (int i = 0; i < t->nlastfs; i++)
         gs_free(t->lastfs[i].msg);
     gs_free(t->lastfs);
     gs_free(t->path);
@@ -457,20 +458,9 @@ static int same_msg(const char *a, const char *b)
 }
 
 /* Make t->lastfs cover pod `id`; new entries are zero ("no FailedScheduling yet"). */
-static int grow_lastfs(struct gs_trace *t, size_t id)
+static int grow_lastfs(struct gs_trace *t, int id)
 {
-    if (id < t->nlastfs)
-        return 0;
-    size_t n = t->nlastfs ? t->nlastfs * 2 : 64;
-    if (n <= id)
-        n = id + 1;
-    struct gs_trace_lastfs *p = gs_realloc(t->lastfs, n * sizeof *p);
-    if (!p)
-        return GS_ENOMEM;
-    memset(p + t->nlastfs, 0, (n - t->nlastfs) * sizeof *p);
-    t->lastfs = p;
-    t->nlastfs = n;
-    return 0;
+    return GS_GROW_ZERO(t->lastfs, t->nlastfs, id + 1) ? GS_ENOMEM : 0;
 }
 
 int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char *reason,
@@ -482,7 +472,7 @@ int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char 
         return 0;
     if (pod_id < 0)
         return GS_EINVAL;
-    if (grow_lastfs(t, (size_t)pod_id) != 0)
+    if (grow_lastfs(t, pod_id) != 0)
         return GS_ENOMEM;
     int rc = begin_write(t);
     if (rc != 0)

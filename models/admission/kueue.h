@@ -125,8 +125,8 @@ struct gs_kueue_spec {
     struct gs_kueue_config config;
     bool has_config;            /* scheduler.kueueConfig was given */
     const char *version;        /* spec.versions.kueue, NULL for the newest modelled */
-    struct gs_kueue_queue_label *labels; /* labelled manifests (arena) */
-    int nlabels;
+    struct gs_kueue_queue_label *labels; /* labelled manifests (arena, labels_cap entries) */
+    int nlabels, labels_cap;
 };
 
 /* The defaults of a Configuration (waitForPodsReady disabled, timeout 5m, backoff 60 s to

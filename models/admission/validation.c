@@ -6,6 +6,8 @@
  * prints. Messages are collected in a small heap-allocated list and joined at the end.
  */
 #include "base/alloc.h"
+#include "base/array.h"
+#include "base/error.h"
 #include "models/admission/validation.h"
 
 #include <inttypes.h>
@@ -17,27 +19,34 @@
 /* Growable strings and the error list                                                      */
 /* ---------------------------------------------------------------------------------------- */
 
+/* A string built on the heap (gs_array_grow), or, when `fixed`, in a caller's buffer of
+ * fixed_n bytes that keeps what fits while len counts everything (snprintf's contract). */
 struct sbuf {
     char *p;
-    size_t len, cap;
+    size_t len;
+    int cap;
     bool oom;
+    bool fixed;
+    size_t fixed_n;
 };
 
 static void sb_add(struct sbuf *b, const char *s, size_t n)
 {
+    if (b->fixed) {
+        if (b->len + 1 < b->fixed_n) {
+            size_t room = b->fixed_n - 1 - b->len, k = n < room ? n : room;
+            memcpy(b->p + b->len, s, k);
+            b->p[b->len + k] = '\0';
+        }
+        b->len += n;
+        return;
+    }
     if (b->oom)
         return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 128;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = gs_realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
+    /* Messages are short; one beyond GS_ARRAY_MAX bytes counts as out of memory. */
+    if (b->len + n + 1 > (size_t)GS_ARRAY_MAX || GS_GROW(b->p, b->cap, (int)(b->len + n + 1))) {
+        b->oom = true;
+        return;
     }
     memcpy(b->p + b->len, s, n);
     b->len += n;
@@ -158,17 +167,11 @@ static void el_push(struct errlist *l, struct sbuf *b)
             return;
         }
     }
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 8;
-        char **m = gs_realloc(l->msg, (size_t)cap * sizeof *m);
-        if (!m) {
-            gs_free(b->p);
-            l->oom = true;
-            *b = (struct sbuf){0};
-            return;
-        }
-        l->msg = m;
-        l->cap = cap;
+    if (GS_GROW(l->msg, l->cap, l->n + 1)) {
+        gs_free(b->p);
+        l->oom = true;
+        *b = (struct sbuf){0};
+        return;
     }
     l->msg[l->n++] = b->p;
     *b = (struct sbuf){0};
@@ -189,7 +192,18 @@ struct ctx {
     const struct gs_validation_opts *opts;
     struct errlist errs;
     int count; /* errors found, even when the list ran out of memory */
+    bool oom;  /* an allocation failed: the result is unknown */
 };
+
+/* Note a string that could not be built. */
+static const char *sb_checked(struct ctx *x, const struct sbuf *b)
+{
+    if (b->oom || !b->p) {
+        x->oom = true;
+        return "";
+    }
+    return b->p;
+}
 
 enum bad_kind { BAD_STRING, BAD_NAME, BAD_QUANTITY };
 
@@ -359,17 +373,16 @@ bool gs_is_extended_resource(const char *name)
 {
     if (!name || is_native(name) || has_prefix(name, "requests."))
         return false;
-    /* "requests." + name must be a qualified name */
+    /* "requests." + name must be a qualified name: at most a 253-byte prefix, '/' and a 63-byte
+     * name, so anything longer is not one (and needs no heap copy). */
+    char quota[9 + 253 + 1 + 63 + 1];
     size_t n = strlen(name);
-    char *quota = gs_malloc(n + 10);
-    if (!quota)
+    if (9 + n >= sizeof quota)
         return false;
     memcpy(quota, "requests.", 9);
     memcpy(quota + 9, name, n + 1);
     const char *msgs[4];
-    bool ok = qualified_name_errors(quota, msgs) == 0;
-    gs_free(quota);
-    return ok;
+    return qualified_name_errors(quota, msgs) == 0;
 }
 
 bool gs_is_overcommit_allowed(const char *name)
@@ -456,16 +469,15 @@ static void validate_hugepage_value(struct ctx *x, const char *name, const struc
         return;
     char s[GS_QUANTITY_TEXT_MAX + 160];
     gs_quantity_string(q, s, sizeof s);
-    size_t need = strlen(s) + strlen(name) + 64;
-    char *detail = gs_malloc(need);
-    if (!detail) {
-        x->count++;
-        x->errs.oom = true;
-        return;
-    }
-    snprintf(detail, need, "%s is not positive integer multiple of %s", s, name);
-    add_invalid(x, path, BAD_STRING, s, NULL, detail);
-    gs_free(detail);
+    struct sbuf detail = {0};
+    sb_puts(&detail, s);
+    sb_puts(&detail, " is not positive integer multiple of ");
+    sb_puts(&detail, name);
+    if (detail.oom)
+        x->oom = true;
+    else
+        add_invalid(x, path, BAD_STRING, s, NULL, detail.p);
+    gs_free(detail.p);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -564,8 +576,7 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
     if (x->opts->pod_defaulting && c->nlimits > 0) {
         extra = gs_malloc((size_t)c->nlimits * sizeof *extra);
         if (!extra) {
-            x->count++;
-            x->errs.oom = true;
+            x->oom = true;
             return;
         }
         for (int i = 0; i < c->nlimits; i++) {
@@ -589,8 +600,7 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
     if (!ok1 || !ok2) {
         rlist_free(&lim);
         rlist_free(&req);
-        x->count++;
-        x->errs.oom = true;
+        x->oom = true;
         return;
     }
 
@@ -604,11 +614,11 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
 
     for (int i = 0; i < lim.n; i++) {
         struct sbuf key = {0};
-        sb_puts(&key, lim_path.p ? lim_path.p : "");
+        sb_puts(&key, sb_checked(x, &lim_path));
         sb_puts(&key, "[");
         sb_puts(&key, lim.name[i]);
         sb_puts(&key, "]");
-        const char *kp = key.p ? key.p : "";
+        const char *kp = sb_checked(x, &key);
         validate_container_resource_name(x, lim.name[i], kp);
         validate_quantity_value(x, lim.name[i], &lim.q[i], kp);
         if (is_hugepage_name(lim.name[i])) {
@@ -621,11 +631,11 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
     }
     for (int i = 0; i < req.n; i++) {
         struct sbuf key = {0};
-        sb_puts(&key, req_path.p ? req_path.p : "");
+        sb_puts(&key, sb_checked(x, &req_path));
         sb_puts(&key, "[");
         sb_puts(&key, req.name[i]);
         sb_puts(&key, "]");
-        const char *kp = key.p ? key.p : "";
+        const char *kp = sb_checked(x, &key);
         const char *name = req.name[i];
         const struct gs_quantity *q = &req.q[i];
         validate_container_resource_name(x, name, kp);
@@ -650,11 +660,11 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
                 sb_puts(&d, name);
                 sb_puts(&d, " limit of ");
                 sb_puts(&d, ls);
-                add_invalid(x, req_path.p ? req_path.p : "", BAD_STRING, qs, NULL, d.p ? d.p : "");
+                add_invalid(x, sb_checked(x, &req_path), BAD_STRING, qs, NULL, sb_checked(x, &d));
                 gs_free(d.p);
             }
         } else if (!gs_is_overcommit_allowed(name)) {
-            add_typed(x, lim_path.p ? lim_path.p : "", "Required value",
+            add_typed(x, sb_checked(x, &lim_path), "Required value",
                       "Limit must be set for non overcommitable resources");
         }
         if (is_hugepage_name(name)) {
@@ -668,8 +678,8 @@ static void validate_requirements(struct ctx *x, const struct gs_container_res *
     if (!lim_cpu_mem && !req_cpu_mem && (req_huge || lim_huge))
         add_typed(x, fld, "Forbidden", "HugePages require cpu or memory");
 
-    if (lim_path.oom || req_path.oom)
-        x->errs.oom = true;
+    sb_checked(x, &lim_path);
+    sb_checked(x, &req_path);
     gs_free(lim_path.p);
     gs_free(req_path.p);
     rlist_free(&lim);
@@ -690,8 +700,8 @@ static int out_copy(char *buf, size_t n, const char *s, size_t len)
     return (int)(len > 0x7FFFFFFF ? 0x7FFFFFFF : len);
 }
 
-bool gs_validate_containers_opts(const struct gs_container_res *c, int nc,
-                                 const struct gs_validation_opts *opts, char *buf, size_t n)
+int gs_validate_containers_opts(const struct gs_container_res *c, int nc,
+                                const struct gs_validation_opts *opts, char *buf, size_t n)
 {
     struct gs_validation_opts o = opts ? *opts : (struct gs_validation_opts){0};
     if (!o.path_prefix)
@@ -709,21 +719,24 @@ bool gs_validate_containers_opts(const struct gs_container_res *c, int nc,
             struct sbuf path = {0};
             sb_puts(&path, o.path_prefix);
             sb_puts(&path, fld);
-            if (path.oom) {
-                x.count++;
-                x.errs.oom = true;
-            } else {
+            if (path.oom)
+                x.oom = true;
+            else
                 validate_requirements(&x, &c[i], path.p);
-            }
             gs_free(path.p);
             idx++;
         }
     }
 
+    if (x.oom || x.errs.oom) {
+        out_copy(buf, n, "out of memory", 13);
+        el_free(&x.errs);
+        return GS_ENOMEM;
+    }
     if (x.count == 0) {
         out_copy(buf, n, "", 0);
         el_free(&x.errs);
-        return true;
+        return 0;
     }
     /* utilerrors aggregate: one error as is, several as "[a, b]" */
     struct sbuf all = {0};
@@ -738,17 +751,20 @@ bool gs_validate_containers_opts(const struct gs_container_res *c, int nc,
         }
         sb_puts(&all, "]");
     }
-    if (x.errs.oom || all.oom || !all.p)
-        out_copy(buf, n, "out of memory while building the validation message", 52);
-    else
+    int rc = GS_EINVAL;
+    if (all.oom || !all.p) {
+        out_copy(buf, n, "out of memory", 13);
+        rc = GS_ENOMEM;
+    } else {
         out_copy(buf, n, all.p, all.len);
+    }
     gs_free(all.p);
     el_free(&x.errs);
-    return false;
+    return rc;
 }
 
-bool gs_validate_containers(const struct gs_container_res *c, int nc, const char *path_prefix,
-                            char *buf, size_t n)
+int gs_validate_containers(const struct gs_container_res *c, int nc, const char *path_prefix, char *buf,
+                           size_t n)
 {
     const char *prefix = path_prefix ? path_prefix : "spec.";
     struct gs_validation_opts o = {
@@ -779,7 +795,10 @@ const struct gs_quantity *gs_container_effective_request(const struct gs_contain
 int gs_validation_status_message(const char *kind, const char *group, const char *name,
                                  const char *detail, char *buf, size_t n)
 {
-    struct sbuf b = {0};
+    /* Written straight into buf: no allocation, so nothing can fail. */
+    struct sbuf b = {.p = buf, .fixed = true, .fixed_n = buf ? n : 0};
+    if (buf && n > 0)
+        buf[0] = '\0';
     sb_puts(&b, kind ? kind : "");
     if (group && *group) {
         sb_puts(&b, ".");
@@ -792,11 +811,5 @@ int gs_validation_status_message(const char *kind, const char *group, const char
         sb_puts(&b, ": ");
         sb_puts(&b, detail);
     }
-    int len;
-    if (b.oom || !b.p)
-        len = out_copy(buf, n, "", 0);
-    else
-        len = out_copy(buf, n, b.p, b.len);
-    gs_free(b.p);
-    return len;
+    return (int)(b.len > 0x7FFFFFFF ? 0x7FFFFFFF : b.len);
 }

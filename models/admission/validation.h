@@ -59,9 +59,11 @@ struct gs_container_res {
  *   resources: `Forbidden: HugePages require cpu or memory`.
  * Identical messages are reported once; one error is written as is, several as the API
  * server's aggregate "[err1, err2]".
- * Returns true when the spec is valid (buf is then ""), false when it is refused. */
-bool gs_validate_containers(const struct gs_container_res *c, int nc, const char *path_prefix,
-                            char *buf, size_t n);
+ * Returns 0 when the spec is valid (buf is then ""), GS_EINVAL when it is refused (buf holds
+ * the detail), GS_ENOMEM when an allocation failed (buf holds "out of memory"; whether the spec
+ * is valid is then unknown). The heap memory used is freed before returning. */
+int gs_validate_containers(const struct gs_container_res *c, int nc, const char *path_prefix, char *buf,
+                           size_t n);
 
 /* The same with every choice explicit. */
 struct gs_validation_opts {
@@ -72,8 +74,8 @@ struct gs_validation_opts {
      * merged mid-2025, release not verified). false: the Go %#v dump of older releases. */
     bool json_values;
 };
-bool gs_validate_containers_opts(const struct gs_container_res *c, int nc,
-                                 const struct gs_validation_opts *opts, char *buf, size_t n);
+int gs_validate_containers_opts(const struct gs_container_res *c, int nc,
+                                const struct gs_validation_opts *opts, char *buf, size_t n);
 
 /* The request the scheduler sees for resource `name` of a Pod's container after defaulting:
  * the request when written, else the limit (SetDefaults_Pod), else NULL. Borrowed pointer
@@ -93,7 +95,8 @@ bool gs_is_overcommit_allowed(const char *name);
 /* The full Status message of a refused object, as NewInvalid builds it:
  * `<Kind>.<group> "<name>" is invalid: <detail>` (group omitted for the core group, NULL or
  * "": `Pod "x" is invalid: ...`; `<Kind> "<name>" is invalid` when detail is NULL or "").
- * The name is quoted as Go's %q does. Returns snprintf's length. */
+ * The name is quoted as Go's %q does. Returns snprintf's length. Allocates nothing (cannot
+ * fail). */
 int gs_validation_status_message(const char *kind, const char *group, const char *name,
                                  const char *detail, char *buf, size_t n);
 

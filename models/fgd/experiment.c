@@ -10,6 +10,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "models/fgd/fgd.h"
 #include "base/rng.h"
 
@@ -363,12 +364,14 @@ int gs_fgd_experiment_run(const struct gs_fgd_experiment *ex, enum gs_fgd_policy
     struct sim s;
     struct bins *b = gs_calloc(1, sizeof *b);
     int rc = sim_init(&s, ex, policy, seed);
-    int n = ex->workload.n, cap = n * 2 + 16, len = n;
-    int *seq = gs_malloc((size_t)cap * sizeof *seq);
-    if (rc || !b || !seq) {
-        rc = rc ? rc : GS_ENOMEM;
+    int n = ex->workload.n, cap = 0, len = n;
+    int *seq = NULL;
+    if (!rc && !b)
+        rc = GS_ENOMEM;
+    if (!rc)
+        rc = GS_GROW(seq, cap, n * 2 + 16);
+    if (rc)
         goto done;
-    }
     /* SortClusterPods: by name, then shuffled with the seed. */
     memcpy(seq, ex->order, (size_t)n * sizeof *seq);
     gsl_ran_shuffle((gsl_rng *)gs_rng_gsl(s.rng, GS_STREAM_ARRIVALS), seq, (size_t)n, sizeof *seq);
@@ -383,19 +386,12 @@ int gs_fgd_experiment_run(const struct gs_fgd_experiment *ex, enum gs_fgd_policy
             if ((double)(req + milli_of(p)) > target) /* the authors' test adds the per-GPU milli */
                 break;
             req += total_of(p);
-            if (len == cap) {
-                if (cap > (1 << 28)) {
-                    rc = GS_ERANGE;
-                    goto done;
-                }
-                int *ns = gs_realloc(seq, (size_t)cap * 2 * sizeof *seq);
-                if (!ns) {
-                    rc = GS_ENOMEM;
-                    goto done;
-                }
-                seq = ns;
-                cap *= 2;
+            if (len >= (1 << 28)) {
+                rc = GS_ERANGE;
+                goto done;
             }
+            if ((rc = GS_GROW(seq, cap, len + 1)))
+                goto done;
             seq[len++] = idx;
         }
     } else if ((double)req > target) { /* tuneDownPods: random pods removed */

@@ -142,9 +142,10 @@ int gs_fgd_cluster_frag(const struct gs_fgd_typical *t, const struct gs_fgd_node
  * count), gs_fgd_frag_cache_update recomputes that node only. The typical set and node array are borrowed (must outlive it). */
 struct gs_fgd_frag_cache {
     int n;
-    double *node_frag;  /* owned */
-    int32_t *node_idle; /* owned */
-    int32_t *node_gpus; /* owned */
+    double *node_frag;  /* owned, frag_cap entries */
+    int32_t *node_idle; /* owned, idle_cap entries */
+    int32_t *node_gpus; /* owned, gpus_cap entries */
+    int frag_cap, idle_cap, gpus_cap;
     double frag_milli;
     int64_t idle_milli, total_gpus;
 };

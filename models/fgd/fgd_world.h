@@ -66,10 +66,10 @@ struct gs_fgd_view {
     const struct gs_fgd_world_typical *wt; /* borrowed; NULL: no fragmentation kept */
     bool tags;                             /* keep GpuClustering's pod tags per node */
     int n;                                 /* nodes in the view (w->nnodes after a sync) */
-    int cap;
-    struct gs_fgd_node *nodes;             /* owned, sized cap */
-    uint32_t *ver;                         /* owned: bumped each time node i is rebuilt */
-    uint64_t *stamp;                       /* owned: the sync that last rebuilt node i */
+    struct gs_fgd_node *nodes;             /* owned, nodes_cap entries */
+    uint32_t *ver;                         /* owned, ver_cap entries: bumped each time node i is rebuilt */
+    uint64_t *stamp;                       /* owned, stamp_cap entries: the sync that last rebuilt node i */
+    int nodes_cap, ver_cap, stamp_cap;     /* gs_array_grow */
     uint64_t syncs;
     struct gs_fgd_frag_cache frag;         /* when wt: per-node fragmentation and the sums */
     bool frag_ok;

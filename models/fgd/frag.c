@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "models/fgd/fgd.h"
 
 int gs_fgd_node_init(struct gs_fgd_node *n, int64_t cpu_milli, int64_t memory_mib, int ngpu, int model)
@@ -148,10 +149,9 @@ int gs_fgd_frag_cache_init(struct gs_fgd_frag_cache *c, const struct gs_fgd_typi
                            const struct gs_fgd_node *nodes, int n)
 {
     memset(c, 0, sizeof *c);
-    c->node_frag = gs_malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_frag);
-    c->node_idle = gs_malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_idle);
-    c->node_gpus = gs_malloc((size_t)(n > 0 ? n : 1) * sizeof *c->node_gpus);
-    if (!c->node_frag || !c->node_idle || !c->node_gpus) {
+    int need = n > 0 ? n : 1;
+    if (GS_GROW(c->node_frag, c->frag_cap, need) || GS_GROW(c->node_idle, c->idle_cap, need) ||
+        GS_GROW(c->node_gpus, c->gpus_cap, need)) {
         gs_fgd_frag_cache_free(c);
         return GS_ENOMEM;
     }
@@ -172,18 +172,9 @@ int gs_fgd_frag_cache_grow(struct gs_fgd_frag_cache *c, const struct gs_fgd_typi
 {
     if (n <= c->n)
         return 0;
-    double *f = gs_realloc(c->node_frag, (size_t)n * sizeof *f);
-    if (!f)
+    if (GS_GROW(c->node_frag, c->frag_cap, n) || GS_GROW(c->node_idle, c->idle_cap, n) ||
+        GS_GROW(c->node_gpus, c->gpus_cap, n))
         return GS_ENOMEM;
-    c->node_frag = f;
-    int32_t *idle = gs_realloc(c->node_idle, (size_t)n * sizeof *idle);
-    if (!idle)
-        return GS_ENOMEM;
-    c->node_idle = idle;
-    int32_t *gpus = gs_realloc(c->node_gpus, (size_t)n * sizeof *gpus);
-    if (!gpus)
-        return GS_ENOMEM;
-    c->node_gpus = gpus;
     for (int i = c->n; i < n; i++) {
         c->node_frag[i] = gs_fgd_node_frag(t, &nodes[i]);
         c->node_idle[i] = gs_gpushare_free_total(&nodes[i].gpu);

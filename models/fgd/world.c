@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "models/fgd/fgd_world.h"
 #include "models/devices/gpushare_pod.h"
@@ -78,7 +79,7 @@ void gs_fgd_pod_of(const struct gs_world *w, const struct gs_pod_template *t, st
 struct acc {
     struct gs_fgd_typical_key *k;
     char **text; /* owned spec texts, one per key */
-    int n, cap;
+    int n, kcap, tcap;
 };
 
 /* The raw gpu_spec text of a mask: the registry's names joined by '|' in id order. */
@@ -105,18 +106,8 @@ static int add_key(struct acc *a, struct gs_openb_models *m, const struct gs_fgd
 {
     if (count <= 0)
         return 0;
-    if (a->n == a->cap) {
-        int cap = a->cap ? a->cap * 2 : 64;
-        struct gs_fgd_typical_key *k = gs_realloc(a->k, sizeof *k * (size_t)cap);
-        if (!k)
-            return GS_ENOMEM;
-        a->k = k;
-        char **t = gs_realloc(a->text, sizeof *t * (size_t)cap);
-        if (!t)
-            return GS_ENOMEM;
-        a->text = t;
-        a->cap = cap;
-    }
+    if (GS_GROW(a->k, a->kcap, a->n + 1) || GS_GROW(a->text, a->tcap, a->n + 1))
+        return GS_ENOMEM;
     char *text = spec_text(m, p->spec_mask);
     if (!text)
         return GS_ENOMEM;
@@ -263,26 +254,10 @@ void gs_fgd_view_node(const struct gs_fgd_view *v, int i, struct gs_fgd_node *ou
 
 static int grow(struct gs_fgd_view *v, int need)
 {
-    if (need <= v->cap)
-        return 0;
-    int cap = v->cap ? v->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    struct gs_fgd_node *nodes = gs_realloc(v->nodes, sizeof *nodes * (size_t)cap);
-    if (!nodes)
+    /* Each array keeps its own capacity, so a failure part-way leaves every one valid. */
+    if (GS_GROW(v->nodes, v->nodes_cap, need) || GS_GROW_ZERO(v->ver, v->ver_cap, need) ||
+        GS_GROW_ZERO(v->stamp, v->stamp_cap, need))
         return GS_ENOMEM;
-    v->nodes = nodes;
-    uint32_t *ver = gs_realloc(v->ver, sizeof *ver * (size_t)cap);
-    if (!ver)
-        return GS_ENOMEM;
-    memset(ver + v->cap, 0, sizeof *ver * (size_t)(cap - v->cap));
-    v->ver = ver;
-    uint64_t *stamp = gs_realloc(v->stamp, sizeof *stamp * (size_t)cap);
-    if (!stamp)
-        return GS_ENOMEM;
-    memset(stamp + v->cap, 0, sizeof *stamp * (size_t)(cap - v->cap));
-    v->stamp = stamp;
-    v->cap = cap;
     return 0;
 }
 

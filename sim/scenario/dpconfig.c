@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/array.h"
 #include "sim/scenario/dpconfig.h"
 #include "sim/scenario/ydec_util.h"
 
@@ -33,12 +34,10 @@ static int warn(struct gs_ydec *d, struct gs_dp_configs *w, const struct gs_ynod
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    struct gs_dp_warning *arr = gs_arena_alloc(d->arena, sizeof *arr * (size_t)(w->nwarnings + 1));
+    struct gs_dp_warning *arr = (struct gs_dp_warning *)w->warnings;
     char *m = gs_arena_strdup(d->arena, msg);
-    if (!arr || !m)
+    if (!m || GS_ARENA_GROW(d->arena, arr, w->warnings_cap, w->nwarnings + 1))
         return gs_y_nomem(d, n);
-    if (w->nwarnings)
-        memcpy(arr, w->warnings, sizeof *arr * (size_t)w->nwarnings);
     arr[w->nwarnings] = (struct gs_dp_warning){.file = n->file, .line = n->line, .col = n->col, .msg = m};
     w->warnings = arr;
     w->nwarnings++;

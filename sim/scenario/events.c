@@ -28,14 +28,34 @@ static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
                         "out of memory");
 }
 
-/* The actions gpusim models, in the order of enum gs_sevent_kind, then those of SCENARIO.md
- * that a later release models. */
-static const char *const actions[] = {"cordon",      "uncordon",    "drain",
-                                      "deleteNode",  "addNodes",    "label",
-                                      "deletePod",   "kernelPatch", "xid",
-                                      "devicePluginRestart", "precompiledImagePublished", "driverUpgrade",
-                                      "scale",       "schedulerRestart", NULL};
+/* The actions gpusim models, indexed by enum gs_sevent_kind (GS_SEVENT_KINDS, sim/scenario.h),
+ * then those of SCENARIO.md that a later release models. */
+static const char *const actions[] = {
+#define GS_SEV_ACTION(name, action) [GS_SEV_##name] = action,
+    GS_SEVENT_KINDS(GS_SEV_ACTION)
+#undef GS_SEV_ACTION
+    [GS_SEV_NKINDS] = NULL};
 static const char *const later[] = {"operandFault", NULL};
+
+const char *gs_sevent_kind_name(enum gs_sevent_kind k)
+{
+    return (int)k >= 0 && (int)k < GS_SEV_NKINDS ? actions[k] : NULL;
+}
+
+/* "cordon, uncordon, ... or schedulerRestart": every action, for the "no action" error. */
+static const char *action_list(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < GS_SEV_NKINDS && len < n; a++) {
+        const char *sep = a == 0 ? "" : a == GS_SEV_NKINDS - 1 ? " or " : ", ";
+        int w = snprintf(buf + len, n - len, "%s%s", sep, actions[a]);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
 
 static int node_action(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_sevent *ev)
 {
@@ -371,7 +391,7 @@ static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
                  struct gs_sevent *ev)
 {
     /* The actions of a later release are refused as not supported yet. */
-    const char *keys[24];
+    const char *keys[GS_SEV_NKINDS + 2];
     int nk = 0;
     keys[nk++] = "at";
     for (int i = 0; actions[i]; i++)
@@ -401,12 +421,10 @@ static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
             action = e->pairs[i].value;
         }
     }
-    if (found < 0)
-        return gs_y_error(d, e,
-                          "%s has no action: give one of cordon, uncordon, drain, deleteNode, addNodes, label, "
-                          "deletePod, kernelPatch, xid, devicePluginRestart, precompiledImagePublished, "
-                          "driverUpgrade, scale or schedulerRestart",
-                          path);
+    if (found < 0) {
+        char all[512];
+        return gs_y_error(d, e, "%s has no action: give one of %s", path, action_list(all, sizeof all));
+    }
     ev->kind = (enum gs_sevent_kind)found;
     gs_scn_path(p, "%s.%s", path, actions[found]);
     switch (ev->kind) {

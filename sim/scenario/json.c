@@ -4,7 +4,8 @@
  * side to give every node its line and column (jansson keeps no positions). Objects keep
  * their keys in document order (jansson >= 2.8 iterates in insertion order), which the walk
  * checks on every key written without escapes. Numbers, true, false and null keep their text
- * as written ("1e3" stays "1e3"), so a quantity reads as the file has it. */
+ * as written ("1e3" stays "1e3"), so a quantity reads as the file has it. jansson allocates
+ * through the allocation seam (base/alloc.h), so its out-of-memory is reported as such. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <jansson.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "sim/scenario/json.h"
 
 struct walk {
@@ -180,7 +182,17 @@ int gs_json_load_string(const char *name, const char *text, struct gs_arena *a, 
     *root = NULL;
     json_error_t je;
     size_t len = strlen(text);
+    /* jansson allocates through the seam like the rest of gpusim (no jansson value outlives
+     * this function, so routing it here, before any is made, is safe). */
+    json_set_alloc_funcs(gs_malloc, gs_free);
+    unsigned long failures = gs_alloc_failures();
     json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    /* jansson reports some failed allocations as syntax errors, and survives others with a
+     * value that lacks a key: any failed allocation during the parse is out of memory. */
+    if (gs_alloc_failures() != failures || (!v && json_error_code(&je) == json_error_out_of_memory)) {
+        json_decref(v);
+        return gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
+    }
     if (!v) {
         if (len == 0)
             return gs_error_set(err, GS_EINVAL, name, 0, 0, "empty file: expected a JSON document");
@@ -213,20 +225,17 @@ int gs_json_load_file(const char *path, struct gs_arena *a, struct gs_ynode **ro
     if (!f)
         return gs_error_set(err, GS_EIO, path, 0, 0, "cannot read %s: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t len = 0, cap = 0;
+    size_t len = 0;
+    int cap = 0;
     int rc = 0;
     for (;;) {
-        if (len + 65536 + 1 > cap) {
-            size_t ncap = cap ? cap * 2 : 65536 * 2;
-            char *nb = gs_realloc(buf, ncap);
-            if (!nb) {
-                rc = gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-                break;
-            }
-            buf = nb;
-            cap = ncap;
+        /* Room for 64 KiB more and the NUL; GS_ARRAY_MAX bytes (1 GiB) at most. */
+        if ((rc = GS_GROW(buf, cap, (int)len + 65536 + 1))) {
+            rc = rc == GS_ERANGE ? gs_error_set(err, GS_EIO, path, 0, 0, "file too large (over 1 GiB)")
+                                 : gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
+            break;
         }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        size_t got = fread(buf + len, 1, (size_t)cap - len - 1, f);
         len += got;
         if (got == 0) {
             if (ferror(f))

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "models/admission/kueue.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
@@ -705,14 +706,10 @@ int gs_scn_kueue_queue_label(struct gs_ydec *d, const struct gs_ynode *meta, con
     struct gs_kueue_spec *s = spec_of(d, sc);
     if (!s)
         return gs_y_nomem(d, NULL);
-    struct gs_kueue_queue_label *nl = gs_arena_alloc(d->arena, sizeof *nl * (size_t)(s->nlabels + 1));
-    if (!nl)
+    if (GS_ARENA_GROW(d->arena, s->labels, s->labels_cap, s->nlabels + 1))
         return gs_y_nomem(d, NULL);
-    if (s->nlabels)
-        memcpy(nl, s->labels, sizeof *nl * (size_t)s->nlabels);
-    nl[s->nlabels].workload = workload;
-    nl[s->nlabels].queue = l->text;
-    s->labels = nl;
+    s->labels[s->nlabels].workload = workload;
+    s->labels[s->nlabels].queue = l->text;
     s->nlabels++;
     return 0;
 }

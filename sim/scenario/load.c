@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "sim/scenario.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
@@ -109,23 +110,15 @@ struct seg {
 
 static int parse_path(struct setpath *s, const char *path, size_t len, struct seg **out, int *nout)
 {
-    int cap = 8, n = 0;
-    struct seg *segs = gs_arena_alloc(s->a, sizeof *segs * (size_t)cap);
-    if (!segs)
-        return GS_ENOMEM;
+    int cap = 0, n = 0;
+    struct seg *segs = NULL;
     size_t i = 0;
     bool need_key = true; /* at the start and after '.' a key must follow */
     if (len == 0)
         return set_err(s, 0, "invalid --set '%s': expected path=value, e.g. scheduler.tieBreak=first", s->arg);
     while (i < len) {
-        if (n == cap) {
-            struct seg *ns = gs_arena_alloc(s->a, sizeof *ns * (size_t)cap * 2);
-            if (!ns)
-                return GS_ENOMEM;
-            memcpy(ns, segs, sizeof *segs * (size_t)n);
-            segs = ns;
-            cap *= 2;
-        }
+        if (GS_ARENA_GROW(s->a, segs, cap, n + 1))
+            return GS_ENOMEM;
         struct seg *g = &segs[n];
         g->pos = (int)i;
         if (path[i] == '[') {

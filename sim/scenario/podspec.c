@@ -660,7 +660,10 @@ static int containers(struct gs_ydec *d, const struct gs_ynode *spec, struct gs_
         vr[i] = cs[i].res;
     char detail[8192];
     t->invalid_path_prefix = c->api_prefix;
-    if (!gs_validate_containers(vr, nc, c->api_prefix, detail, sizeof detail)) {
+    int vrc = gs_validate_containers(vr, nc, c->api_prefix, detail, sizeof detail);
+    if (vrc == GS_ENOMEM)
+        return nomem(d, regular);
+    if (vrc != 0) {
         t->invalid_detail = gs_arena_strdup(d->arena, detail);
         if (!t->invalid_detail)
             return nomem(d, regular);

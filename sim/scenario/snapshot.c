@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/json.h"
 #include "sim/scenario/podspec.h"
@@ -532,16 +533,13 @@ static int list_workload(struct gs_ydec *d, const struct gs_ynode *at, struct gs
     if (count == 0)
         return 0;
     struct gs_listed_pod *list = gs_arena_alloc(d->arena, sizeof *list * (size_t)count);
-    struct gs_workload *wl = gs_arena_alloc(d->arena, sizeof *wl * (size_t)(w->nworkloads + 1));
-    if (!list || !wl)
+    if (!list || GS_ARENA_GROW(d->arena, w->workloads, w->workloads_cap, w->nworkloads + 1))
         return nomem(d, at);
     int k = 0;
     for (int i = 0; i < n; i++)
         if (pods[i].state == state)
             list[k++] = (struct gs_listed_pod){.name = pods[i].name, .tmpl = pods[i].tmpl, .arrive = 0, .duration = -1};
-    if (w->nworkloads)
-        memcpy(wl, w->workloads, sizeof *wl * (size_t)w->nworkloads);
-    struct gs_workload *x = &wl[w->nworkloads];
+    struct gs_workload *x = &w->workloads[w->nworkloads];
     x->name = name;
     x->kind = GS_WL_LIST;
     x->replicas = 1;
@@ -553,7 +551,6 @@ static int list_workload(struct gs_ydec *d, const struct gs_ynode *at, struct gs
     x->src_line = at->line;
     x->list = list;
     x->nlist = count;
-    w->workloads = wl;
     w->nworkloads++;
     return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"
@@ -515,14 +516,13 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
                                   "(line %d), which are named %s-<index>",
                                   wl[i].name, i, wl[j].name, names[j]->line, wl[j].name);
     if (npre) {
-        struct gs_workload *all = gs_arena_alloc(d->arena, sizeof *all * (size_t)(npre + seq->n));
-        if (!all)
+        if (GS_ARENA_GROW(d->arena, w->workloads, w->workloads_cap, npre + seq->n))
             return gs_y_nomem(d, seq);
-        memcpy(all, pre, sizeof *all * (size_t)npre);
-        memcpy(all + npre, wl, sizeof *all * (size_t)seq->n);
-        wl = all;
+        memcpy(w->workloads + npre, wl, sizeof *wl * (size_t)seq->n);
+    } else {
+        w->workloads = wl;
+        w->workloads_cap = seq->n;
     }
-    w->workloads = wl;
     w->nworkloads = npre + seq->n;
     return 0;
 }

@@ -1,6 +1,7 @@
 /* gpusim internal: libyaml events -> gs_ynode tree with 1-based positions, and the checked
  * accessors the scenario decoders use (see yaml.h for the rules). */
 #include "base/alloc.h"
+#include "base/array.h"
 #include "sim/scenario/yaml.h"
 
 #include <ctype.h>
@@ -143,14 +144,8 @@ static int add_anchor(struct builder *b, const char *name, struct gs_ynode *node
             return 0;
         }
     }
-    if (b->nanchors == b->anchors_cap) {
-        int cap = b->anchors_cap ? b->anchors_cap * 2 : 8;
-        struct anchor *na = gs_realloc(b->anchors, sizeof *na * (size_t)cap);
-        if (!na)
-            return nomem(b);
-        b->anchors = na;
-        b->anchors_cap = cap;
-    }
+    if (GS_GROW(b->anchors, b->anchors_cap, b->nanchors + 1))
+        return nomem(b);
     char *copy = gs_strdup(name);
     if (!copy)
         return nomem(b);
@@ -179,14 +174,8 @@ static int attach(struct builder *b, struct gs_ynode *n)
     }
     struct frame *f = &b->st[b->depth - 1];
     if (f->node->type == GS_Y_SEQ) {
-        if (f->n == f->cap) {
-            int cap = f->cap ? f->cap * 2 : 8;
-            void *v = gs_realloc(f->vec, sizeof(struct gs_ynode *) * (size_t)cap);
-            if (!v)
-                return nomem(b);
-            f->vec = v;
-            f->cap = cap;
-        }
+        if (gs_array_grow(&f->vec, &f->cap, f->n + 1, sizeof(struct gs_ynode *)))
+            return nomem(b);
         ((struct gs_ynode **)f->vec)[f->n++] = n;
         return 0;
     }
@@ -212,14 +201,8 @@ static int attach(struct builder *b, struct gs_ynode *n)
         f->key = n;
         return 0;
     }
-    if (f->n == f->cap) {
-        int cap = f->cap ? f->cap * 2 : 8;
-        void *v = gs_realloc(f->vec, sizeof(struct gs_ypair) * (size_t)cap);
-        if (!v)
-            return nomem(b);
-        f->vec = v;
-        f->cap = cap;
-    }
+    if (gs_array_grow(&f->vec, &f->cap, f->n + 1, sizeof(struct gs_ypair)))
+        return nomem(b);
     struct gs_ypair *p = &((struct gs_ypair *)f->vec)[f->n++];
     p->key = f->key;
     p->value = n;
@@ -229,14 +212,8 @@ static int attach(struct builder *b, struct gs_ynode *n)
 
 static int push(struct builder *b, struct gs_ynode *n, const yaml_char_t *anchor)
 {
-    if (b->depth == b->st_cap) {
-        int cap = b->st_cap ? b->st_cap * 2 : 16;
-        struct frame *ns = gs_realloc(b->st, sizeof *ns * (size_t)cap);
-        if (!ns)
-            return nomem(b);
-        b->st = ns;
-        b->st_cap = cap;
-    }
+    if (GS_GROW(b->st, b->st_cap, b->depth + 1))
+        return nomem(b);
     struct frame *f = &b->st[b->depth++];
     memset(f, 0, sizeof *f);
     f->node = n;
@@ -474,29 +451,20 @@ int gs_yaml_load_file(const char *path, struct gs_arena *a, struct gs_ynode **ro
     FILE *f = fopen(path, "rb");
     if (!f)
         return gs_error_set(err, GS_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 64 * 1024, len = 0;
-    char *buf = gs_malloc(cap);
-    if (!buf) {
-        fclose(f);
-        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-    }
+    char *buf = NULL;
+    int cap = 0;
+    size_t len = 0;
     for (;;) {
-        if (len == cap) {
-            if (cap > (size_t)1 << 30) {
-                gs_free(buf);
-                fclose(f);
+        /* 64 KiB first, then doubling; GS_ARRAY_MAX bytes (1 GiB) at most. */
+        int rc = (int)len == cap ? GS_GROW(buf, cap, cap ? cap + 1 : 64 * 1024) : 0;
+        if (rc) {
+            gs_free(buf);
+            fclose(f);
+            if (rc == GS_ERANGE)
                 return gs_error_set(err, GS_EIO, path, 0, 0, "file too large (over 1 GiB)");
-            }
-            char *nb = gs_realloc(buf, cap * 2);
-            if (!nb) {
-                gs_free(buf);
-                fclose(f);
-                return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-            }
-            buf = nb;
-            cap *= 2;
+            return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
         }
-        size_t got = fread(buf + len, 1, cap - len, f);
+        size_t got = fread(buf + len, 1, (size_t)cap - len, f);
         len += got;
         if (got == 0)
             break;
@@ -751,22 +719,19 @@ int gs_y_want_scalar(struct gs_ydec *d, const struct gs_ynode *n, const char *pa
 
 /* ------------------------------------------------------------------ did you mean */
 
+/* Longer strings are never near anything: their distance is taken as their length. */
+#define GS_Y_EDIT_MAX 256
+
 int gs_y_edit_distance(const char *a, const char *b)
 {
     /* Optimal string alignment (Levenshtein plus adjacent transposition), case-insensitive for
      * the substitution cost of letters that differ only in case (cost 1 still, but keep simple). */
     size_t la = strlen(a), lb = strlen(b);
-    if (la > 256 || lb > 256)
+    if (la > GS_Y_EDIT_MAX || lb > GS_Y_EDIT_MAX)
         return (int)(la > lb ? la : lb);
-    int *prev2 = gs_malloc(sizeof(int) * (lb + 1));
-    int *prev = gs_malloc(sizeof(int) * (lb + 1));
-    int *cur = gs_malloc(sizeof(int) * (lb + 1));
-    if (!prev2 || !prev || !cur) {
-        gs_free(prev2);
-        gs_free(prev);
-        gs_free(cur);
-        return (int)(la > lb ? la : lb);
-    }
+    /* Three rows on the stack: nothing to allocate, so a suggestion never depends on memory. */
+    int rows[3][GS_Y_EDIT_MAX + 1];
+    int *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
     for (size_t j = 0; j <= lb; j++)
         prev[j] = (int)j;
     for (size_t i = 1; i <= la; i++) {
@@ -787,11 +752,7 @@ int gs_y_edit_distance(const char *a, const char *b)
         prev = cur;
         cur = t;
     }
-    int r = prev[lb];
-    gs_free(prev2);
-    gs_free(prev);
-    gs_free(cur);
-    return r;
+    return prev[lb];
 }
 
 static bool in_list(const char *const *list, const char *s)

@@ -143,7 +143,8 @@ int gs_y_enum(struct gs_ydec *d, const struct gs_ynode *n, const char *path, con
 int gs_y_labels(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_labels *out);
 
 /* Edit distance used for "did you mean" (optimal string alignment: insert, delete,
- * substitute, swap adjacent; exposed for tests). */
+ * substitute, swap adjacent; exposed for tests). A string over 256 bytes counts as its length
+ * away from anything. Allocates nothing. */
 int gs_y_edit_distance(const char *a, const char *b);
 /* The choice nearest to `s` (NULL-terminated `choices`): a case-insensitive equal one first,
  * else the smallest edit distance when it is <= max(2, strlen(s)/3); NULL when none. */

@@ -1,8 +1,10 @@
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/engine.h"
 
 /* A log of dispatched events shared by the handlers below. */
@@ -520,4 +522,130 @@ Test(engine, large_heap_with_ties_keeps_total_order, .timeout = 60)
     cr_assert_eq(c.ran, N - cancelled + 1000);
     free(h);
     gs_engine_free(e);
+}
+
+/* ------------------------------------------------------------------ growth through the seam */
+
+/* An allocator that puts each block 0, 16, 32 or 48 bytes past a cache line, in turn, and whose
+ * realloc always moves: the heap's keys must follow their block to its new offset. After
+ * `fail_after` allocations every one fails (0: never). */
+struct shift_hdr {
+    size_t size;
+    size_t shift;
+};
+
+static struct {
+    unsigned next;
+    long calls, fail_after, live;
+} shift;
+
+static void *s_malloc(size_t n)
+{
+    if (shift.fail_after && ++shift.calls > shift.fail_after)
+        return NULL;
+    size_t off = 16 * (shift.next++ % 4);
+    char *raw = aligned_alloc(64, (sizeof(struct shift_hdr) + 64 + n + 63) / 64 * 64);
+    if (!raw)
+        return NULL;
+    char *p = raw + 64 + off; /* 64 + off bytes in front: room for the header */
+    struct shift_hdr *h = (struct shift_hdr *)p - 1;
+    h->size = n;
+    h->shift = 64 + off;
+    shift.live++;
+    return p;
+}
+
+static void s_free(void *p)
+{
+    if (!p)
+        return;
+    struct shift_hdr *h = (struct shift_hdr *)p - 1;
+    shift.live--;
+    free((char *)p - h->shift);
+}
+
+static void *s_calloc(size_t c, size_t n)
+{
+    void *p = s_malloc(c * n);
+    if (p)
+        memset(p, 0, c * n);
+    return p;
+}
+
+static void *s_realloc(void *p, size_t n)
+{
+    void *q = s_malloc(n);
+    if (!q || !p)
+        return q;
+    size_t old = ((struct shift_hdr *)p - 1)->size;
+    memcpy(q, p, old < n ? old : n);
+    s_free(p);
+    return q;
+}
+
+static void use_shifting_allocator(long fail_after)
+{
+    memset(&shift, 0, sizeof shift);
+    shift.fail_after = fail_after;
+    cr_assert(eq(int, gs_replace_allocator(s_malloc, s_realloc, s_calloc, s_free), 0));
+}
+
+/* Schedule `n` events with pseudo-random times and priorities; returns how many were
+ * scheduled before gs_engine_schedule first returned 0. */
+static int schedule_many(struct gs_engine *e, int n, uint64_t *x)
+{
+    for (int i = 0; i < n; i++)
+        if (gs_engine_schedule(e, (gs_time)(xs(x) % 100000), (int32_t)(xs(x) % 3), 0, i, 0) == 0)
+            return i;
+    return n;
+}
+
+Test(engine, heap_follows_its_block_when_it_grows)
+{
+    use_shifting_allocator(0);
+    struct order_check c = {.ok = 1};
+    struct gs_engine *e = gs_engine_new(1);
+    cr_assert(ne(ptr, e, NULL));
+    gs_engine_on(e, 0, order_handler, &c);
+    uint64_t x = 7;
+    cr_assert(eq(int, schedule_many(e, 20000, &x), 20000));
+    /* Half of them run, then more grow the heap again with keys in it. */
+    cr_assert(eq(int, gs_engine_run(e, 50000, NULL), GS_END_HORIZON));
+    cr_assert(lt(sz, gs_engine_size(e), (size_t)20000));
+    for (int i = 0; i < 40000; i++)
+        cr_assert(ne(u64, gs_engine_schedule(e, 50000 + (gs_time)(xs(&x) % 100000), 0, 0, i, 0), 0));
+    cr_assert(eq(int, gs_engine_run(e, GS_TIME_MAX, NULL), GS_END_EMPTY));
+    cr_assert(c.ok, "order broken");
+    cr_assert(eq(u64, c.ran, 60000));
+    gs_engine_free(e);
+    gs_replace_allocator(NULL, NULL, NULL, NULL);
+    cr_assert(eq(long, shift.live, 0));
+}
+
+/* When growing fails, gs_engine_schedule returns 0 and every event scheduled before still runs,
+ * in order; nothing leaks. Walks every allocation the engine makes for 3000 events. */
+Test(engine, out_of_memory_keeps_what_was_scheduled)
+{
+    for (long k = 1;; k++) {
+        use_shifting_allocator(k);
+        struct order_check c = {.ok = 1};
+        struct gs_engine *e = gs_engine_new(1);
+        if (!e) {
+            gs_replace_allocator(NULL, NULL, NULL, NULL);
+            cr_assert(eq(long, shift.live, 0), "gs_engine_new failing leaked");
+            continue;
+        }
+        gs_engine_on(e, 0, order_handler, &c);
+        uint64_t x = 11;
+        int got = schedule_many(e, 3000, &x);
+        cr_assert(eq(sz, gs_engine_size(e), (size_t)got));
+        cr_assert(eq(int, gs_engine_run(e, GS_TIME_MAX, NULL), GS_END_EMPTY));
+        cr_assert(c.ok, "order broken after %d events with allocation %ld failing", got, k + 1);
+        cr_assert(eq(u64, c.ran, (uint64_t)got));
+        gs_engine_free(e);
+        gs_replace_allocator(NULL, NULL, NULL, NULL);
+        cr_assert(eq(long, shift.live, 0));
+        if (got == 3000)
+            break;
+    }
 }
