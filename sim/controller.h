@@ -85,7 +85,7 @@ struct gs_controller {
     /* `object:` checks: true when the controller answers for e->obj_kind (then *v is filled). */
     bool (*object)(void *state, const struct gs_cluster *c, const struct gs_expect *e, struct gs_object_view *v);
     /* Its part of a metrics sample (sim/metrics.c) of node pool `pool` (-1: the whole cluster). */
-    void (*metrics)(void *state, const struct gs_cluster *c, int pool, struct gs_metrics *m);
+    void (*metrics)(void *state, struct gs_cluster *c, int pool, struct gs_metrics *m);
 };
 
 /* The registry (sim/controllers/registry.c): every controller, in the order watch events reach

@@ -48,7 +48,7 @@ static void add_node(const struct gs_cluster *c, const struct gs_node *n, struct
     }
 }
 
-void gs_metrics_now(const struct gs_cluster *c, int pool, struct gs_metrics *m)
+void gs_metrics_now(struct gs_cluster *c, int pool, struct gs_metrics *m)
 {
     const struct gs_world *w = c->w;
     memset(m, 0, sizeof *m);

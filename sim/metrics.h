@@ -46,8 +46,9 @@ extern const char *const gs_metric_names[];
 bool gs_metrics_get(const struct gs_metrics *m, const char *name, double *out);
 
 struct gs_cluster;
-/* The whole-cluster metrics now (pool -1) or those of node pool `pool`. */
-void gs_metrics_now(const struct gs_cluster *c, int pool, struct gs_metrics *m);
+/* The whole-cluster metrics now (pool -1) or those of node pool `pool`. A controller that runs
+ * out of memory computing its part records it in the cluster (the run then fails). */
+void gs_metrics_now(struct gs_cluster *c, int pool, struct gs_metrics *m);
 /* Write the whole-cluster and per-pool sample rows for time `t` and keep the whole-cluster one
  * for metric windows (a sample at the time of the last kept one replaces it). 0, GS_ENOMEM or
  * GS_ESQL. */

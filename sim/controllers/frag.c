@@ -46,13 +46,15 @@ static void on_watch(void *state, struct gs_cluster *c, const struct gs_watch_ev
 
 /* The cluster's fragmentation (the nodes changed since the last call are recomputed), or a pool's
  * (the sum over its nodes, after a whole-cluster call). */
-static void metrics(void *state, const struct gs_cluster *c, int pool, struct gs_metrics *m)
+static void metrics(void *state, struct gs_cluster *c, int pool, struct gs_metrics *m)
 {
     struct frag *f = state;
     if (!f->measured)
         return; /* NaN: not measured */
     if (pool < 0) {
-        m->frag_gpus = gs_fgd_view_sync(&f->view) ? NAN : gs_fgd_view_frag_gpus(&f->view);
+        int rc = gs_fgd_view_sync(&f->view);
+        gs_cluster_fail(c, rc);
+        m->frag_gpus = rc ? NAN : gs_fgd_view_frag_gpus(&f->view);
         return;
     }
     double sum = 0;
