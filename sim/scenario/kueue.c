@@ -387,7 +387,7 @@ static int ns_selector(struct gs_ydec *d, const struct gs_ynode *m, const char *
     cq->selects_default = false;
     if (!m || gs_y_is_null(m))
         return 0;
-    static const char *const keys[] = {"matchLabels", "matchExpressions", NULL};
+    static const char *const keys[] = {"matchLabels", NULL};
     static const char *const unsup[] = {"matchExpressions", NULL};
     int rc = gs_y_check_map(d, m, path, keys, unsup, NULL);
     if (rc)
@@ -600,8 +600,7 @@ static int requeuing(struct gs_ydec *d, const struct gs_ynode *m, const char *pa
 
 static int wait_for_pods_ready(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_kueue_config *c)
 {
-    static const char *const keys[] = {"enable", "timeout", "blockAdmission", "requeuingStrategy",
-                                       "recoveryTimeout", NULL};
+    static const char *const keys[] = {"enable", "timeout", "blockAdmission", "requeuingStrategy", NULL};
     static const char *const later[] = {"recoveryTimeout", NULL};
     int rc = gs_y_check_map(d, m, path, keys, later, NULL);
     if (rc)
@@ -628,10 +627,9 @@ static int wait_for_pods_ready(struct gs_ydec *d, const struct gs_ynode *m, cons
 
 int gs_scn_kueue_config(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_scenario *sc)
 {
-    static const char *const keys[] = {"apiVersion", "kind", "waitForPodsReady", "manageJobsWithoutQueueName",
-                                       "namespace", "health", "metrics", "webhook", "controller",
-                                       "clientConnection", "leaderElection", "internalCertManagement",
-                                       "integrations", "queueVisibility", "featureGates", NULL};
+    static const char *const keys[] = {"apiVersion", "kind", "waitForPodsReady", "namespace", "health",
+                                       "metrics", "webhook", "controller", "clientConnection",
+                                       "leaderElection", "internalCertManagement", "queueVisibility", NULL};
     static const char *const later[] = {"manageJobsWithoutQueueName", "fairSharing", "admissionFairSharing",
                                         "multiKueue", "resources", "objectRetentionPolicies", "featureGates",
                                         "integrations", NULL};

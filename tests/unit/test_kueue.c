@@ -3,6 +3,7 @@
  * domain fit; the loader's Kueue objects and errors; and whole runs (StrictFIFO against
  * BestEffortFIFO, waitForPodsReady timeout, backoff and deactivation). */
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,7 +120,7 @@ Test(kueue, cohort_borrowing_and_borrowing_limit)
     struct gs_kueue_usage b = gpus(0, 4);
     gs_kueue_usage_apply(&q, 1, &b, +1);
     cr_expect_eq(gs_kueue_available(&q, 0, 0, GPU), 12);
-    cr_expect(!gs_kueue_cq_borrowing(&q, 1, &b));
+    cr_expect(eq(int, gs_kueue_cq_borrowing(&q, 1, &b), 0));
     /* borrowingLimit 4: at most nominal + 4 */
     build(2, true, 8, 4, -1);
     cr_expect_eq(gs_kueue_potential_available(&q, 0, 0, GPU), 12);
@@ -399,6 +400,32 @@ Test(kueue, loader_objects)
     cr_expect_eq(s->config.backoff_max_s, 3600);
     cr_expect_str_eq(sc.admission, "kueue");
     gs_scenario_free(&sc);
+}
+
+/* Keys that change which workloads Kueue admits but gpusim does not model are refused, never
+ * accepted and ignored. */
+Test(kueue, loader_refuses_what_it_does_not_model)
+{
+    static const struct {
+        const char *body;
+        const char *path;
+    } cases[] = {
+        {CQ("{namespaceSelector: {matchExpressions: [{key: a, operator: Exists}]}, resourceGroups: []}"),
+         "spec.objects[0].spec.namespaceSelector.matchExpressions"},
+        {"  scheduler:\n    kueueConfig: {manageJobsWithoutQueueName: true}\n", "spec.scheduler.kueueConfig.manageJobsWithoutQueueName"},
+        {"  scheduler:\n    kueueConfig: {featureGates: {TopologyAwareScheduling: true}}\n", "spec.scheduler.kueueConfig.featureGates"},
+        {"  scheduler:\n    kueueConfig: {integrations: {frameworks: [batch/job]}}\n", "spec.scheduler.kueueConfig.integrations"},
+        {"  scheduler:\n    kueueConfig: {waitForPodsReady: {enable: true, recoveryTimeout: 3m}}\n",
+         "spec.scheduler.kueueConfig.waitForPodsReady.recoveryTimeout"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct gs_error err = {0};
+        char want[256];
+        snprintf(want, sizeof want, "not supported yet: %s", cases[i].path);
+        int rc = load_err(cases[i].body, &err);
+        cr_expect(eq(int, rc, GS_ENOTSUP), "case %zu: %s", i, err.msg);
+        cr_expect(eq(str, err.msg, want), "case %zu", i);
+    }
 }
 
 Test(kueue, loader_errors)
