@@ -892,8 +892,10 @@ void gs_devices_run_bound(struct gs_runner *r, int pi)
     for (int g = 0; g < view.ngpu && g < 64; g++)
         if ((dra >> g) & 1u)
             view.free_milli[g] = 0;
-    /* FGDScore picks a share's GPU itself (fgd_score.go); else -1: the best-fitting GPU. */
-    int gpu = gs_sched_share_gpu(r->sched, pi, p->node);
+    /* The scheduler's choice (Open-Gpu-Share PreBind: FGDScore's, fgd_score.go); else -1: the
+     * best-fitting GPU. */
+    int gpu = r->share_pod == pi ? r->share_gpu : -1;
+    r->share_pod = -1;
     if (share_take(&n->gpus, &view, &req, gpu, &s->a) != 0 &&
         (gpu < 0 || share_take(&n->gpus, &view, &req, -1, &s->a) != 0)) {
         /* The scheduler's count said yes but no GPU holds the request (a share not filtered). */

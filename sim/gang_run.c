@@ -1,12 +1,11 @@
-/* PodGroups in the run loop: the Coscheduling plugin's Permit (reserved pods wait for their
- * siblings, a timeout or a PostFilter rejection releases them) and gang admission (a group
- * placed all at once or not at all). The plugin's rules are in models/admission/gang.c.
+/* PodGroups in the run loop: pods waiting at Permit (reserved pods wait for their siblings, a
+ * timeout or a PostFilter rejection releases them) and gang admission (a group placed all at
+ * once or not at all). The Coscheduling plugin (Permit, Unreserve, the PodGroup backoff) is
+ * models/sched/plugins/coscheduling.c, its rules models/admission/gang.c.
  *
- * Upstream: kubernetes-sigs/scheduler-plugins pkg/coscheduling/coscheduling.go (Permit: Wait
- * with GetWaitTimeDuration and Activate the siblings; Unreserve and PostFilter: reject the
- * waiting siblings; podGroupBackoff), kubernetes pkg/scheduler/framework/runtime/
- * waiting_pods_map.go (the timeout text), pkg/scheduler/schedule_one.go handleBindingCycleError
- * (an Unreserved pod goes back to the queue and its release is an AssignedPodDelete event). */
+ * Upstream: kubernetes pkg/scheduler/framework/runtime/waiting_pods_map.go (the timeout text),
+ * pkg/scheduler/schedule_one.go handleBindingCycleError (an Unreserved pod goes back to the
+ * queue and its release is an AssignedPodDelete event). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,22 +13,18 @@
 #include "models/admission/gang.h"
 #include "sim/run_state.h"
 
-/* A waiting pod is rejected: Unreserve (resources released), FailedScheduling with `message`,
- * back to the unschedulable pool (Coscheduling events requeue it). */
-static void reject_one(struct gs_runner *r, int pi, const char *message)
+void gs_gang_run_reject_one(struct gs_runner *r, int pi, const char *message, uint32_t plugins)
 {
     struct gs_pod *p = &r->w->pods[pi];
     gs_run_cancel(r, &p->permit_ev);
     p->permit_waiting = false;
     gs_world_unassign(r->w, pi);
-    gs_run_unschedulable(r, pi, message, 1u << GS_PL_COSCHEDULING);
+    gs_run_unschedulable(r, pi, message, plugins);
 }
 
-static void backoff_group(struct gs_runner *r, int gi)
+static void reject_one(struct gs_runner *r, int pi, const char *message)
 {
-    gs_time b = r->sc->sched.pg_backoff_us;
-    if (b > 0)
-        r->w->groups[gi].backoff_until = gs_engine_now(r->eng) + b;
+    gs_gang_run_reject_one(r, pi, message, 1u << GS_PL_COSCHEDULING);
 }
 
 void gs_gang_run_reject_waiting(struct gs_runner *r, int gi, const char *message)
@@ -42,34 +37,16 @@ void gs_gang_run_reject_waiting(struct gs_runner *r, int gi, const char *message
             reject_one(r, i, message);
             any = true;
         }
-    backoff_group(r, gi);
     if (any)
         gs_run_cluster_event(r, GS_CE_ASSIGNED_POD_DELETE);
 }
 
-void gs_gang_run_reserve(struct gs_runner *r, int pi, int ni)
+void gs_gang_run_wait(struct gs_runner *r, int pi, gs_time wait)
 {
-    struct gs_world *w = r->w;
-    struct gs_pod *p = &w->pods[pi];
-    gs_world_assign(w, pi, ni);
-    int gi = p->group;
-    if (gs_gang_permit(w, pi)) {
-        /* Success: this pod binds and every waiting sibling is allowed. */
-        gs_run_bind(r, pi, -1);
-        for (int i = w->groups[gi].first_pod; i >= 0; i = w->pods[i].next_in_group)
-            if (w->pods[i].permit_waiting)
-                gs_run_bind(r, i, -1);
-        return;
-    }
-    /* Wait: keep the reservation until the siblings come or the wait times out; bring the
-     * siblings forward in the queue (Handle.Activate). */
+    struct gs_pod *p = &r->w->pods[pi];
     p->permit_waiting = true;
-    gs_time wait = gs_gang_wait_time(w, gi, r->sc->sched.permit_wait_us);
     p->permit_ev = gs_run_at(r, gs_engine_now(r->eng) + wait, GS_PRIO_QUEUE, GS_EV_PERMIT_TIMEOUT, pi, wait);
     gs_run_pod_event(r, pi, "WaitingOnPermit", NULL);
-    for (int i = w->groups[gi].first_pod; i >= 0; i = w->pods[i].next_in_group)
-        if (i != pi && gs_queue_activate(r->queue, i, gs_engine_now(r->eng)))
-            r->err = GS_ENOMEM;
 }
 
 void gs_gang_run_on_timeout(struct gs_engine *eng, const struct gs_event *ev, void *ctx)
@@ -82,9 +59,15 @@ void gs_gang_run_on_timeout(struct gs_engine *eng, const struct gs_event *ev, vo
     if (!p->permit_waiting)
         return;
     char msg[160];
+    int ni = p->node;
     reject_one(r, pi, gs_gang_timeout_message(ev->b, msg, sizeof msg));
-    /* Unreserve of the timed-out pod rejects the rest of the group. */
-    gs_gang_run_reject_waiting(r, p->group, GS_GANG_MSG_UNRESERVE_REJECT);
+    /* Unreserve of the timed-out pod (Coscheduling: the rest of the group is rejected). */
+    struct gs_sched_client c;
+    gs_run_client(r, &c);
+    int before = r->rejected_waiting;
+    gs_sched_unreserve(r->sched, pi, ni, gs_engine_now(r->eng), &c);
+    if (r->rejected_waiting != before)
+        gs_run_cluster_event(r, GS_CE_ASSIGNED_POD_DELETE);
     gs_run_cluster_event(r, GS_CE_ASSIGNED_POD_DELETE);
 }
 
@@ -95,7 +78,8 @@ static int members(struct gs_runner *r, int gi, int first, int *out, int cap)
     out[n++] = first;
     for (int i = r->w->groups[gi].first_pod; i >= 0 && n < cap; i = r->w->pods[i].next_in_group) {
         const struct gs_pod *q = &r->w->pods[i];
-        if (i != first && !q->deleted && q->phase == GS_PHASE_PENDING && q->node < 0 && q->qstate != GS_Q_NONE)
+        if (i != first && !q->deleted && q->phase == GS_PHASE_PENDING && q->node < 0 &&
+            gs_queue_state(r->queue, i) != GS_Q_NONE)
             out[n++] = i;
     }
     return n;

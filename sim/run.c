@@ -85,8 +85,8 @@ static void want_flush(struct gs_runner *r)
 static void schedule_backoffs(struct gs_runner *r, int n)
 {
     for (int i = 0; i < n; i++) {
-        const struct gs_pod *p = &r->w->pods[r->scratch[i]];
-        at(r, p->backoff_until, GS_PRIO_QUEUE, GS_EV_BACKOFF, r->scratch[i], p->attempts);
+        int pi = r->scratch[i];
+        at(r, gs_queue_backoff_until(r->queue, pi), GS_PRIO_QUEUE, GS_EV_BACKOFF, pi, gs_queue_attempts(r->queue, pi));
     }
 }
 
@@ -636,16 +636,14 @@ static void on_pod_gone(struct gs_engine *eng, const struct gs_event *ev, void *
 
 /* ------------------------------------------------------------------ scheduling */
 
-/* Bind pod `pi` to node `ni`; ni < 0: the pod is already assumed on its node (reserved,
- * then allowed at Permit). */
-static void bind(struct gs_runner *r, int pi, int ni)
+static void unschedulable(struct gs_runner *r, int pi, const char *message, uint32_t plugins);
+
+/* DefaultBinder's bind through the client: the pod, assumed on its node, is bound there. */
+static void bound(struct gs_runner *r, int pi)
 {
     struct gs_pod *p = &r->w->pods[pi];
     gs_time now = gs_engine_now(r->eng);
-    if (ni >= 0)
-        gs_world_assign(r->w, pi, ni);
-    ni = p->node;
-    gs_dra_run_bind(r, pi, ni); /* DynamicResources Reserve + PreBind */
+    int ni = p->node;
     p->permit_waiting = false;
     cancel(r, &p->permit_ev);
     p->scheduled_us = now;
@@ -660,6 +658,100 @@ static void bind(struct gs_runner *r, int pi, int ni)
     gs_frag_run_pod_changed(r); /* --sample-every-pod */
     gs_time lat = wl && wl->start_latency >= 0 ? wl->start_latency : r->sc->start_latency;
     at(r, now + lat, GS_PRIO_START, GS_EV_POD_START, pi, 0);
+}
+
+/* The scheduler's client over this run (sched.h gs_sched_client): what the plugins of the
+ * binding points change, done with the run loop's functions. */
+static int client_claims_bind(void *ctx, int pod, int node)
+{
+    gs_dra_run_bind(ctx, pod, node); /* DynamicResources Reserve + PreBind, the GPU ledger */
+    return 0;
+}
+
+static void client_set_share_gpu(void *ctx, int pod, int gpu)
+{
+    struct gs_runner *r = ctx;
+    r->share_pod = pod; /* read by gs_devices_run_bound */
+    r->share_gpu = gpu;
+}
+
+static int client_bind(void *ctx, int pod, int node)
+{
+    (void)node;
+    bound(ctx, pod);
+    return 0;
+}
+
+static void client_activate(void *ctx, int pod)
+{
+    struct gs_runner *r = ctx;
+    if (gs_queue_activate(r->queue, pod, gs_engine_now(r->eng)))
+        r->err = GS_ENOMEM;
+}
+
+static void client_reject_waiting(void *ctx, int pod, enum gs_plugin plugin, const char *msg)
+{
+    struct gs_runner *r = ctx;
+    gs_gang_run_reject_one(r, pod, msg, 1u << plugin);
+    r->rejected_waiting++;
+}
+
+void gs_run_client(struct gs_runner *r, struct gs_sched_client *c)
+{
+    *c = (struct gs_sched_client){.ctx = r,
+                                  .claims_bind = client_claims_bind,
+                                  .set_share_gpu = client_set_share_gpu,
+                                  .bind = client_bind,
+                                  .activate = client_activate,
+                                  .reject_waiting = client_reject_waiting};
+}
+
+/* Bind pod `pi` to node `ni`; ni < 0: the pod is already assumed on its node (reserved,
+ * then allowed at Permit): the PreBind and Bind plugins through the client. */
+static void bind(struct gs_runner *r, int pi, int ni)
+{
+    if (ni >= 0)
+        gs_world_assign(r->w, pi, ni);
+    ni = r->w->pods[pi].node;
+    struct gs_sched_client c;
+    gs_run_client(r, &c);
+    gs_sched_prebind(r->sched, pi, ni, &c);
+    gs_sched_bind(r->sched, pi, ni, &c);
+}
+
+/* Pod `pi` fitted node `ni`: assume it there, Reserve, then Permit decides: bind it (and its
+ * waiting siblings when the plugin allows them too), or let it wait. */
+static void reserve_and_permit(struct gs_runner *r, int pi, int ni)
+{
+    struct gs_world *w = r->w;
+    gs_world_assign(w, pi, ni);
+    struct gs_sched_client c;
+    gs_run_client(r, &c);
+    struct gs_permit_result pr;
+    if (gs_sched_reserve(r->sched, pi, ni, &c) == GS_ST_SUCCESS)
+        gs_sched_permit(r->sched, pi, ni, &c, &pr);
+    else
+        pr = (struct gs_permit_result){.code = GS_PERMIT_REJECT, .plugin = GS_PL_COUNT, .message = "reserve failed"};
+    switch (pr.code) {
+    case GS_PERMIT_ALLOW: {
+        bind(r, pi, -1);
+        int gi = w->pods[pi].group;
+        if (pr.allow_siblings && gi >= 0)
+            for (int i = w->groups[gi].first_pod; i >= 0; i = w->pods[i].next_in_group)
+                if (w->pods[i].permit_waiting)
+                    bind(r, i, -1);
+        break;
+    }
+    case GS_PERMIT_WAIT:
+        gs_gang_run_wait(r, pi, pr.wait_us);
+        break;
+    case GS_PERMIT_REJECT:
+        gs_sched_unreserve(r->sched, pi, ni, gs_engine_now(r->eng), &c);
+        gs_world_unassign(w, pi);
+        unschedulable(r, pi, pr.message ? pr.message : "rejected at Permit",
+                      pr.plugin < GS_PL_COUNT ? 1u << pr.plugin : 0);
+        break;
+    }
 }
 
 static void preempt(struct gs_runner *r, int pi, const struct gs_cycle_result *res)
@@ -725,10 +817,7 @@ static void on_sched(struct gs_engine *eng, const struct gs_event *ev, void *ctx
     gs_sched_cycle(r->sched, pi, &res);
     r->cycles++;
     if (res.node >= 0) {
-        if (p->group >= 0 && cfg->filter_enabled[GS_PL_COSCHEDULING])
-            gs_gang_run_reserve(r, pi, res.node);
-        else
-            bind(r, pi, res.node);
+        reserve_and_permit(r, pi, res.node);
     } else {
         gs_run_failed(r, pi, &res);
     }
@@ -739,7 +828,7 @@ static void on_backoff(struct gs_engine *eng, const struct gs_event *ev, void *c
 {
     struct gs_runner *r = ctx;
     int pi = (int)ev->a;
-    if (r->w->pods[pi].attempts != (int)ev->b)
+    if (gs_queue_attempts(r->queue, pi) != (int)ev->b)
         return;
     if (gs_queue_backoff_expired(r->queue, pi, gs_engine_now(eng)))
         want_cycle(r);
@@ -1023,8 +1112,9 @@ static int setup(struct gs_runner *r)
     r->rng = gs_rng_new(sc->seed);
     r->queue = gs_queue_new(w, GS_DEFAULT_BACKOFF_INITIAL, GS_DEFAULT_BACKOFF_MAX);
     r->sched = gs_sched_new(w, &sc->sched, r->rng);
-    if (r->queue)
-        gs_queue_set_coscheduling_sort(r->queue, sc->sched.filter_enabled[GS_PL_COSCHEDULING]);
+    if (r->queue && r->sched)
+        gs_queue_set_sort(r->queue, gs_sched_queue_sort(r->sched));
+    r->share_pod = -1;
     if (!r->next_index || !r->eng || !r->rng || !r->queue || !r->sched || r->gpu_res < 0 ||
         gs_bringup_run_setup(r) || gs_kueue_run_setup(r) || gs_dra_run_setup(r) || gs_frag_run_setup(r))
         return GS_ENOMEM;

@@ -94,6 +94,9 @@ struct gs_runner {
     struct gs_dra_run *dra;     /* DRA claims and slices (sim/dra_run.c); NULL without sc->dra */
     struct gs_devices_run *devices; /* device-plugin configs, MIG, GPU shares (sim/devices_run.c) */
     struct gs_frag_run *frag;   /* GPU fragmentation (sim/frag_run.c) */
+    int share_pod, share_gpu;   /* the GPU the scheduler chose for pod share_pod's share (Open-Gpu-
+                                 * Share PreBind), -1 none; read by gs_devices_run_bound */
+    int rejected_waiting;       /* pods rejected at Permit through the client, ever */
 };
 
 /* metrics.c */
@@ -130,9 +133,12 @@ void gs_run_want_cycle(struct gs_runner *r);
 void gs_run_cancel(struct gs_runner *r, gs_event_handle *h);
 /* A pod_event row in the trace (reason, message). */
 void gs_run_pod_event(struct gs_runner *r, int pod, const char *reason, const char *msg);
-/* Bind pod `pod` to `node` (node < 0: to the node it is assumed on): Scheduled event, start
- * after the start latency. */
+/* Bind pod `pod` to `node` (node < 0: to the node it is assumed on): the scheduler's PreBind
+ * and Bind plugins through the run's client (claims, the share's GPU, then the Scheduled
+ * event, devices, start after the start latency). */
 void gs_run_bind(struct gs_runner *r, int pod, int node);
+/* The scheduler's client over this run (sched.h gs_sched_client), into *c. */
+void gs_run_client(struct gs_runner *r, struct gs_sched_client *c);
 /* Pod `pod` failed its scheduling cycle with `message`: FailedScheduling (text interned), then
  * the unschedulable pool, requeued by events of `plugins` (bitmask of enum gs_plugin). */
 void gs_run_unschedulable(struct gs_runner *r, int pod, const char *message, uint32_t plugins);
@@ -188,11 +194,14 @@ typedef bool (*gs_condition_fn)(const struct gs_runner *r, const void *obj, cons
 /* Gang admission (scheduler.admission: gang): pod `pod` of a group was popped; place the
  * group's pending pods all at once, or none of them. */
 void gs_gang_run_group_cycle(struct gs_runner *r, int pod);
-/* Coscheduling: pod `pod` fitted `node`: reserve it there and run Permit (bind it and its
- * waiting siblings, or wait). */
-void gs_gang_run_reserve(struct gs_runner *r, int pod, int node);
-/* Reject every pod of group `group` waiting at Permit with `message` (Unreserve: resources
- * released, the pods go back to the queue); the group is backed off when configured. */
+/* Pod `pod`, reserved on its node, waits at Permit for `wait` µs (WaitingOnPermit, then the
+ * timeout event). */
+void gs_gang_run_wait(struct gs_runner *r, int pod, gs_time wait);
+/* Reject pod `pod` waiting at Permit with `message` (resources released, FailedScheduling, the
+ * unschedulable pool, requeued by events of `plugins`). */
+void gs_gang_run_reject_one(struct gs_runner *r, int pod, const char *message, uint32_t plugins);
+/* Reject every pod of group `group` waiting at Permit with `message` (the Coscheduling
+ * PostFilter's rejection: resources released, the pods go back to the queue). */
 void gs_gang_run_reject_waiting(struct gs_runner *r, int group, const char *message);
 /* Handler of GS_EV_PERMIT_TIMEOUT. */
 void gs_gang_run_on_timeout(struct gs_engine *eng, const struct gs_event *ev, void *ctx);

@@ -3,7 +3,8 @@
  * - Pods reserved and waiting at Permit were only assumed in the scheduler cache: they are
  *   pending again, their resources free, and they go back to the queue.
  * - The queue is rebuilt from the pending pods: all in activeQ, attempts and backoff reset.
- * - PodGroup backoffs (Coscheduling) and the scheduler's caches and node rotation start over.
+ * - PodGroup backoffs (Coscheduling's memory) and the scheduler's caches and node rotation
+ *   start over with the new scheduler.
  * - status.nominatedNodeName is in the API: nominations stay.
  * - For `downtime` (default 0: an instant restart) no scheduling cycle runs; a real restart
  *   waits for leader election and the informer caches.
@@ -27,8 +28,6 @@ void gs_sched_run_restart(struct gs_runner *r, const struct gs_sevent *se)
         if (gs_queue_add(r->queue, i, now))
             r->err = GS_ENOMEM;
     }
-    for (int g = 0; g < w->ngroups; g++)
-        w->groups[g].backoff_until = 0;
     gs_queue_restart(r->queue);
     struct gs_sched *fresh = gs_sched_new(w, &r->sc->sched, r->rng);
     if (!fresh) {
