@@ -871,7 +871,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->prefilter_reject = false;
     s->prefilter_msg = NULL;
     s->dra_claims = false;
-    s->dra_error = false;
+    s->filter_error = false;
     if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
         s->mfull = true;
         out->message = oom_message;
@@ -967,8 +967,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     if (nn >= 0 && nn < w->nnodes && w->nodes[nn].exists) {
         struct gs_fstat st;
         gs_sched_run_filters_nominated(s, &pc, nn, NULL, &st);
-        if (s->dra_error) {
-            out->message = s->dra_msg;
+        if (s->filter_error) {
+            out->message = s->filter_error_msg;
             goto done;
         }
         if (st.code == GS_ST_SUCCESS) {
@@ -989,9 +989,9 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         int n = cand[at];
         struct gs_fstat st;
         cycle_filter(s, &pc, n, &st);
-        if (s->dra_error) {
+        if (s->filter_error) {
             /* A Filter Error aborts the attempt; its text is the FailedScheduling message. */
-            out->message = s->dra_msg;
+            out->message = s->filter_error_msg;
             goto done;
         }
         if (st.code == GS_ST_SUCCESS) {
@@ -1130,7 +1130,7 @@ void gs_sched_filter_node(struct gs_sched *s, int p, int node, struct gs_node_st
         return;
     }
     gs_sched_podctx(s, p, &pc);
-    s->dra_error = false;
+    s->filter_error = false;
     s->dra_claims = false;
     struct gs_prefilter_status pst;
     const struct gs_sched_plugin *who = NULL, *rp[GS_SCHED_MAX_TABLE];
@@ -1145,11 +1145,11 @@ void gs_sched_filter_node(struct gs_sched *s, int p, int node, struct gs_node_st
     }
     podctx_filters(s, &pc);
     gs_sched_run_filters(s, &pc, node, NULL, &st);
-    if (s->dra_error) {
+    if (s->filter_error) {
         out->code = GS_ST_ERROR;
-        out->plugin = GS_PL_DYNAMIC_RESOURCES;
+        out->plugin = (enum gs_plugin)s->filter_error_plugin;
         out->nreasons = 1;
-        out->reasons[0] = s->dra_msg;
+        out->reasons[0] = s->filter_error_msg;
         return;
     }
     out->code = (enum gs_status_code)st.code;

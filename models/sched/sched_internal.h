@@ -321,13 +321,17 @@ struct gs_sched {
     int hoff_cap, hptr_cap;
     char taint_reason[1024];    /* gs_sched_filter_node's taint text */
     char pf_msg[1100];          /* gs_sched_filter_node / the cycle: a PreFilter Error's text */
+    /* A Filter that returned an Error status this cycle (the first one): the attempt ends with
+     * its text as the FailedScheduling message. Set by the plugin, cleared by the framework. */
+    bool filter_error;
+    uint8_t filter_error_plugin;
+    char filter_error_msg[1024];
     bool oom;                   /* a scratch allocation failed this cycle */
     /* DynamicResources (plugins/dynamic_resources.c): the run's DRA state (borrowed, NULL:
-     * none), this cycle's Error status text (a claim or class that cannot be evaluated aborts
-     * the attempt) and the PreFilter reason */
+     * none), and its cycle state: the PreFilter's reason */
     const struct gs_dra_state *dra;
-    bool dra_claims;            /* this cycle: the pod's claims passed PreFilter (PostFilter text) */
-    bool dra_error;
+    bool dra_claims;            /* this cycle: the pod's claims passed PreFilter (PostFilter text;
+                                 * cleared by the framework at each cycle) */
     char dra_msg[1024];
     /* Plugin state (made by the plugins' init) */
     struct gs_fgd_sched *fgd;   /* the FGD policies' (plugins/fgd_view.c); NULL: none in the tables */

@@ -90,9 +90,10 @@ static void filter(struct gs_sched *s, const struct gs_podctx *pc, int node, con
         st->code = GS_ST_ERROR;
         st->plugin = GS_PL_DYNAMIC_RESOURCES;
         st->kind = GS_R_NONE;
-        if (!s->dra_error) {
-            gs_dra_filter_error(s->dra_msg, sizeof s->dra_msg, err);
-            s->dra_error = true;
+        if (!s->filter_error) {
+            gs_dra_filter_error(s->filter_error_msg, sizeof s->filter_error_msg, err);
+            s->filter_error_plugin = GS_PL_DYNAMIC_RESOURCES;
+            s->filter_error = true;
         }
         return;
     case GS_DRA_NOT_AVAILABLE:
