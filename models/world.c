@@ -180,7 +180,6 @@ int gs_world_add_pod(struct gs_world *w, const char *name, int wl, const struct 
     p->created_us = now;
     p->scheduled_us = p->started_us = p->finished_us = -1;
     p->duration_us = -1;
-    p->heap_pos = -1;
     p->nominated_node = -1;
     p->preempted_by = -1;
     return w->npods++;

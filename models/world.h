@@ -264,8 +264,6 @@ struct gs_pod_template {
     const struct gs_pod_claims *claims; /* spec.resourceClaims (dra_state.h), NULL when none */
 };
 
-enum gs_qstate { GS_Q_NONE = 0, GS_Q_ACTIVE, GS_Q_BACKOFF, GS_Q_UNSCHEDULABLE, GS_Q_GATED };
-
 struct gs_pod {
     const char *name;          /* arena */
     int workload;              /* index, -1 for none */
@@ -288,16 +286,8 @@ struct gs_pod {
     gs_time finished_us;       /* -1 until Succeeded/Failed/deleted */
     gs_time duration_us;       /* -1: runs forever */
     const char *message;       /* last FailedScheduling / rejection message (arena, interned, or NULL) */
-    /* scheduling queue state */
-    enum gs_qstate qstate;
-    int attempts;
-    gs_time queue_ts;          /* time (re-)added to activeQ: PrioritySort tie-break */
-    gs_time backoff_until;
-    gs_time unschedulable_since;
-    int64_t queue_seq;         /* FIFO sequence for equal timestamps */
-    int heap_pos;              /* position in the active heap, -1 when not there */
-    uint32_t unsched_plugins;  /* bitmask of plugin ids that rejected it last time */
-    int nominated_node;        /* -1 none */
+    int nominated_node;        /* status.nominatedNodeName: node index, -1 none (the scheduling
+                                * queue's state is the queue's own: models/sched/queue.h) */
     bool terminating;          /* a preemption victim in its graceful termination */
     int preempted_by;          /* preemptor's pod index once a preemption victim
                                 * (DisruptionTarget condition), -1 otherwise */
@@ -396,7 +386,6 @@ struct gs_group {
     int npods;      /* pods ever created in the group */
     gs_time created_us;         /* creationTimestamp of the PodGroup (Coscheduling QueueSort) */
     gs_time schedule_timeout_us; /* spec.scheduleTimeoutSeconds, -1 when unset */
-    gs_time backoff_until;      /* Coscheduling podGroupBackoffSeconds: PreFilter rejects until then */
 };
 
 struct gs_priority_class {

@@ -1,4 +1,4 @@
-/* PodGroup gang semantics (include/gpusim/gang.h): scheduler-plugins pkg/coscheduling. */
+/* PodGroup gang semantics (models/admission/gang.h): scheduler-plugins pkg/coscheduling. */
 #include <stdio.h>
 
 #include "models/admission/gang.h"
@@ -35,14 +35,15 @@ int gs_gang_running(const struct gs_world *w, int gi)
     return n;
 }
 
-const char *gs_gang_prefilter(const struct gs_world *w, int p, gs_time now, char *buf, size_t n)
+const char *gs_gang_prefilter(const struct gs_world *w, int p, gs_time backoff_until, gs_time now, char *buf,
+                              size_t n)
 {
     const struct gs_pod *pod = &w->pods[p];
     if (pod->group < 0)
         return NULL;
     const struct gs_group *g = &w->groups[pod->group];
     /* core.go PreFilter: a backed-off group first, then the sibling count. */
-    if (g->backoff_until > now) {
+    if (backoff_until > now) {
         snprintf(buf, n, "podGroup default/%s failed recently", g->name);
         return buf;
     }

@@ -1,5 +1,6 @@
 /* gpusim: PodGroup gang semantics (scheduler-plugins Coscheduling) over the world: plain
- * functions the scheduler framework and the run loop call.
+ * functions the Coscheduling plugin (models/sched/plugins/coscheduling.c) and the run loop
+ * call.
  *
  * Follows kubernetes-sigs/scheduler-plugins pkg/coscheduling/coscheduling.go (PreFilter,
  * PostFilter, Permit, Unreserve, Less) and pkg/coscheduling/core/core.go (PodGroupManager:
@@ -26,12 +27,14 @@ int gs_gang_assigned(const struct gs_world *w, int gi);
 /* Pods of group `gi` that are Running (not terminating). */
 int gs_gang_running(const struct gs_world *w, int gi);
 
-/* Coscheduling PreFilter for pod `p` at time `now` (µs): NULL when it passes, else the status
- * message written into buf (size n):
- *   "podGroup default/<g> failed recently"  (the group is backed off until group.backoff_until)
+/* Coscheduling PreFilter for pod `p` at time `now` (µs), its PodGroup backed off until
+ * `backoff_until` (µs; the plugin keeps it): NULL when it passes, else the status message
+ * written into buf (size n):
+ *   "podGroup default/<g> failed recently"  (now < backoff_until)
  *   "pre-filter pod <p> cannot find enough sibling pods, current pods number: <k>, minMember of group: <m>"
  * A pod outside any group passes. The status is UnschedulableAndUnresolvable. */
-const char *gs_gang_prefilter(const struct gs_world *w, int p, gs_time now, char *buf, size_t n);
+const char *gs_gang_prefilter(const struct gs_world *w, int p, gs_time backoff_until, gs_time now, char *buf,
+                              size_t n);
 
 /* Coscheduling PostFilter for pod `p` that failed filtering: true when the plugin rejects the
  * whole group (assigned < minMember and more than 10 % of minMember missing), with the status

@@ -2,7 +2,7 @@
  * pods' spec.resourceClaims, the NVIDIA DRA driver's settings) and their state during a run
  * (claims and their status, each node's ResourceSlice, devices in use, the GPU ledger).
  * The pure pieces (CEL, slices, the allocator, reason texts) are in dra.h; this header holds
- * what the scheduler's DynamicResources plugin reads (models/sched/filters/dynamic_resources.c)
+ * what the scheduler's DynamicResources plugin reads (models/sched/plugins/dynamic_resources.c)
  * and what the run loop changes (sim/dra_run.c).
  *
  * Upstream: kubernetes pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go
@@ -156,7 +156,7 @@ struct gs_dra_node_view gs_dra_state_view(const struct gs_dra_state *st, int nod
  * be replaced; NULL: none, the DynamicResources plugin then skips every pod). The scheduler
  * only reads it; whoever changes claims or slices between cycles must also raise the cluster
  * event GS_CE_RESOURCE_CHANGE (queue.h) so that waiting pods are retried.
- * models/sched/filters/dynamic_resources.c. */
+ * models/sched/plugins/dynamic_resources.c. */
 struct gs_sched;
 void gs_sched_set_dra(struct gs_sched *s, const struct gs_dra_state *dra);
 

@@ -6,9 +6,11 @@
  *   (generation, lowest pod priority, exists flag, room per resource), in flat arrays. They are
  *   refreshed from the world for the nodes in the world's node-change log since the last cycle
  *   (gs_world.node_changes: gs_world_assign/unassign, gs_world_add_node, gs_node_touch).
- * - The static verdicts (struct gs_tcache): what NodeUnschedulable, NodeName, TaintToleration
- *   and NodeAffinity say for one (template, node), valid while the node's generation
- *   (gs_node.gen, bumped by gs_node_touch) is unchanged. Templates with equal static parts share.
+ * - The static verdicts (struct gs_tcache): what the Filter plugins flagged GS_PLF_STATIC_FILTER
+ *   (NodeUnschedulable, NodeName, TaintToleration and NodeAffinity) say for one (template,
+ *   node), and the raw scores of the Score plugins flagged GS_PLF_STATIC_SCORE
+ *   (TaintToleration, NodeAffinity), valid while the node's generation (gs_node.gen, bumped by
+ *   gs_node_touch) is unchanged. Templates with equal static parts share.
  * - The template summaries (struct gs_vsum): for one template, every node's filter verdict
  *   without nominated pods, and their sums (feasible nodes, reason counts, nodes where
  *   preemption might help). Brought up to date by redoing only the nodes changed since, so a
@@ -102,7 +104,7 @@ struct gs_tcache *gs_sched_tcache_get(struct gs_sched *s, const struct gs_pod_te
                 return NULL;
             c = &s->tc[s->ntc++];
             c->v = v;
-            c->sc = gs_calloc((size_t)s->nodes_cap, sizeof *c->sc);
+            c->sc = s->nsscore ? gs_calloc((size_t)s->nodes_cap * (size_t)s->sc_stride, sizeof *c->sc) : NULL;
         } else {
             c = &s->tc[0];
             for (int i = 1; i < s->ntc; i++)
@@ -110,7 +112,7 @@ struct gs_tcache *gs_sched_tcache_get(struct gs_sched *s, const struct gs_pod_te
                     c = &s->tc[i];
             memset(c->v, 0, sizeof *c->v * (size_t)s->nodes_cap);
             if (c->sc)
-                memset(c->sc, 0, sizeof *c->sc * (size_t)s->nodes_cap);
+                memset(c->sc, 0, sizeof *c->sc * (size_t)s->nodes_cap * (size_t)s->sc_stride);
         }
         c->t = t;
     }
@@ -118,10 +120,10 @@ struct gs_tcache *gs_sched_tcache_get(struct gs_sched *s, const struct gs_pod_te
     return c;
 }
 
-void gs_sched_run_static(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n, struct gs_fstat *st)
+void gs_sched_run_static(struct gs_sched *s, const struct gs_podctx *pc, int node, struct gs_fstat *st)
 {
     for (int i = 0; i < s->nsfilters; i++) {
-        s->sfilters[i](s, pc, n, NULL, st);
+        s->sfilters[i](s, pc, node, NULL, st);
         if (st->code != GS_ST_SUCCESS)
             return;
     }
@@ -150,11 +152,9 @@ int gs_sched_mirror_sync(struct gs_sched *s)
     const struct gs_world *w = s->w;
     bool full = s->mfull;
     if (w->res.n != s->mnres || s->mres_nodes < s->nodes_cap) {
-        size_t need = (size_t)s->nodes_cap * (size_t)w->res.n * 2;
-        int64_t *p = gs_realloc(s->mres, sizeof *p * (need ? need : 1));
-        if (!p)
+        int need = s->nodes_cap * w->res.n * 2;
+        if (GS_GROW(s->mres, s->mres_cap, need > 0 ? need : 1))
             return GS_ENOMEM;
-        s->mres = p;
         s->mnres = w->res.n;
         s->mres_nodes = s->nodes_cap;
         full = true;
@@ -303,14 +303,8 @@ struct gs_vsum *gs_sched_vsum_get(struct gs_sched *s, const struct gs_podctx *pc
         vs->t = pc->t;
     }
     vs->used = s->cycles;
-    if (vs->vcap < s->nodes_cap) {
-        struct gs_vnode *v = gs_realloc(vs->v, sizeof *v * (size_t)s->nodes_cap);
-        if (!v)
-            return NULL;
-        memset(v + vs->vcap, 0, sizeof *v * (size_t)(s->nodes_cap - vs->vcap));
-        vs->v = v;
-        vs->vcap = s->nodes_cap;
-    }
+    if (vs->vcap < s->nodes_cap && GS_GROW_ZERO(vs->v, vs->vcap, s->nodes_cap))
+        return NULL;
     uint64_t nc = w->node_changes;
     if (!vs->valid || nc - vs->seen > GS_NODE_CHANGE_LOG) {
         vsum_clear(vs, vs->vcap);

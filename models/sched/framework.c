@@ -1,8 +1,16 @@
-/* The scheduling cycle: kubernetes pkg/scheduler/schedule_one.go (schedulePod,
+/* The framework: a profile's tables (NewFramework) and the scheduling cycle over them, then the
+ * binding points. kubernetes pkg/scheduler/framework/runtime/framework.go (NewFramework,
+ * RunPreFilterPlugins, RunFilterPluginsWithNominatedPods, RunPostFilterPlugins,
+ * RunPreScorePlugins, RunScorePlugins, RunReservePluginsReserve/Unreserve, RunPermitPlugins,
+ * RunPreBindPlugins, RunBindPlugins) and pkg/scheduler/schedule_one.go (schedulePod,
  * findNodesThatFitPod, evaluateNominatedNode, findNodesThatPassFilters,
- * numFeasibleNodesToFind, prioritizeNodes, selectHost) and
- * pkg/scheduler/framework/runtime/framework.go (RunFilterPluginsWithNominatedPods,
- * RunPostFilterPlugins).
+ * numFeasibleNodesToFind, prioritizeNodes, selectHost).
+ *
+ * Every point runs its table in order; no plugin is called by name. The Filter table is split
+ * for the fast path: the plugins flagged GS_PLF_STATIC_FILTER give one cached verdict per
+ * (template, node generation) (cache.c), the others run per node in table order (those whose
+ * PreFilter said Skip left out), and a plugin placed before the failing static one still runs
+ * first, so the first failure in the profile's order is the node's status.
  *
  * Upstream runs filters and scores in 16 goroutines; gpusim walks the nodes sequentially from
  * nextStartNodeIndex, in snapshot (node index) order, and stops at the numFeasibleNodesToFind-th
@@ -14,43 +22,27 @@
  * walk's order: when the template's summary says no node fits, the cycle takes its statuses and
  * counts from the summary instead of walking, and reuses the message built from the same sums.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
 #include "base/error.h"
-#include "models/admission/gang.h"
 #include "sched_internal.h"
-
-/* The filter plugins in the default profile's order (default_plugins.go). The volume, ports,
- * topology-spread and inter-pod-affinity filters sit between them upstream; they pass every
- * pod gpusim models, so leaving them out does not change which plugin rejects a node. */
-static const struct {
-    enum gs_plugin id;
-    gs_filter_fn fn;
-} filter_plugins[] = {
-    {GS_PL_NODE_UNSCHEDULABLE, gs_filter_node_unschedulable},
-    {GS_PL_NODE_NAME, gs_filter_node_name},
-    {GS_PL_TAINT_TOLERATION, gs_filter_taint_toleration},
-    {GS_PL_NODE_AFFINITY, gs_filter_node_affinity},
-    {GS_PL_NODE_RESOURCES_FIT, gs_filter_node_resources_fit},
-};
-#define NFILTERS ((int)(sizeof filter_plugins / sizeof filter_plugins[0]))
 
 static const char oom_message[] = "scheduler: out of memory";
 
+/* ------------------------------------------------------------------ per-node arrays */
 
-/* Grow one per-node array from `old` to `ncap` elements, zeroing the new part when asked. */
-static int grow_node_array(void **arr, int old, int ncap, size_t elem, bool zero)
+/* Grow one per-node array to hold `need` nodes; every per-node array shares s->nodes_cap, so
+ * each grows from the same capacity to the same one. */
+static int grow_nodes(struct gs_sched *s, void **arr, int need, size_t elem, bool zero, int *ncap)
 {
-    void *p = gs_realloc(*arr, elem * (size_t)ncap);
-    if (!p)
-        return GS_ENOMEM;
-    if (zero)
-        memset((char *)p + elem * (size_t)old, 0, elem * (size_t)(ncap - old));
-    *arr = p;
-    return 0;
+    int cap = s->nodes_cap;
+    int rc = gs_array_grow_ex(arr, &cap, need, elem, zero);
+    *ncap = cap;
+    return rc;
 }
 
 /* Size the per-node arrays for the world's current node count. */
@@ -59,23 +51,24 @@ static int ensure_nodes(struct gs_sched *s)
     int need = s->w->nnodes;
     if (need <= s->nodes_cap)
         return 0;
-    int old = s->nodes_cap, ncap = old ? old : 64;
-    while (ncap < need)
-        ncap *= 2;
-    if (grow_node_array((void **)&s->snap, old, ncap, sizeof *s->snap, false) ||
-        grow_node_array((void **)&s->cand, old, ncap, sizeof *s->cand, false) ||
-        grow_node_array((void **)&s->feasible, old, ncap, sizeof *s->feasible, false) ||
-        grow_node_array((void **)&s->potential, old, ncap, sizeof *s->potential, false) ||
-        grow_node_array((void **)&s->st_tag, old, ncap, sizeof *s->st_tag, true) ||
-        grow_node_array((void **)&s->m, old, ncap, sizeof *s->m, true) ||
-        grow_node_array((void **)&s->nom_slot, old, ncap, sizeof *s->nom_slot, true))
+    int ncap = 0;
+    if (grow_nodes(s, (void **)&s->snap, need, sizeof *s->snap, false, &ncap) ||
+        grow_nodes(s, (void **)&s->cand, need, sizeof *s->cand, false, &ncap) ||
+        grow_nodes(s, (void **)&s->feasible, need, sizeof *s->feasible, false, &ncap) ||
+        grow_nodes(s, (void **)&s->potential, need, sizeof *s->potential, false, &ncap) ||
+        grow_nodes(s, (void **)&s->st_tag, need, sizeof *s->st_tag, true, &ncap) ||
+        grow_nodes(s, (void **)&s->m, need, sizeof *s->m, true, &ncap) ||
+        grow_nodes(s, (void **)&s->nom_slot, need, sizeof *s->nom_slot, true, &ncap))
         return GS_ENOMEM;
     for (int i = 0; i < s->ntc; i++) {
-        if (grow_node_array((void **)&s->tc[i].v, old, ncap, sizeof *s->tc[i].v, true))
+        if (grow_nodes(s, (void **)&s->tc[i].v, need, sizeof *s->tc[i].v, true, &ncap))
             return GS_ENOMEM;
-        if (s->tc[i].sc && grow_node_array((void **)&s->tc[i].sc, old, ncap, sizeof *s->tc[i].sc, true)) {
-            gs_free(s->tc[i].sc);
-            s->tc[i].sc = NULL;
+        if (s->tc[i].sc) {
+            int cap = s->nodes_cap * s->sc_stride;
+            if (gs_array_grow_ex((void **)&s->tc[i].sc, &cap, ncap * s->sc_stride, sizeof *s->tc[i].sc, true)) {
+                gs_free(s->tc[i].sc);
+                s->tc[i].sc = NULL;
+            }
         }
     }
     s->nodes_cap = ncap;
@@ -94,31 +87,93 @@ int gs_sched_track_nominated(struct gs_sched *s, int p)
 {
     if (track_has(s, p))
         return 0;
-    if (gs_array_grow((void **)&s->nominated, &s->nominated_cap, s->nnominated + 1, sizeof *s->nominated))
+    if (GS_GROW(s->nominated, s->nominated_cap, s->nnominated + 1))
         return GS_ENOMEM;
     s->nominated[s->nnominated++] = p;
     return 0;
 }
 
+/* ------------------------------------------------------------------ NewFramework */
+
+/* The tables from the expanded profile: at each point the plugins that act there, in order. */
+static void build_tables(struct gs_sched *s, const struct gs_expanded *x)
+{
+    for (int pt = 0; pt < GS_EP_COUNT; pt++) {
+        struct gs_table *t = &s->tab[pt];
+        t->n = 0;
+        for (int i = 0; i < x->n[pt]; i++) {
+            const struct gs_sched_plugin *p = x->p[pt][i];
+            if (!gs_plugin_acts_at(p, (enum gs_ext_point)pt))
+                continue;
+            t->weight[t->n] = pt == GS_EP_SCORE ? x->weight[pt][i] : 0;
+            t->p[t->n++] = p;
+        }
+    }
+    s->has_score = x->n[GS_EP_SCORE] > 0;
+    /* The Filter table, split for the fast path. */
+    const struct gs_table *f = &s->tab[GS_EP_FILTER];
+    for (int i = 0; i < f->n; i++) {
+        const struct gs_sched_plugin *p = f->p[i];
+        if (p->flags & GS_PLF_STATIC_FILTER) {
+            s->sfilters[s->nsfilters++] = p->filter;
+            s->filter_pos[p->id] = i;
+        } else {
+            s->nsf[s->nnsf++] = (struct gs_fentry){
+                .fn = p->filter, .pos = i, .id = (uint8_t)p->id, .cluster = (p->flags & GS_PLF_CLUSTER_FILTER) != 0};
+        }
+    }
+    /* The static Score plugins' cache slots. */
+    const struct gs_table *sc = &s->tab[GS_EP_SCORE];
+    for (int i = 0; i < sc->n; i++)
+        s->sscore_slot[i] = sc->p[i]->flags & GS_PLF_STATIC_SCORE ? s->nsscore++ : -1;
+    s->sc_stride = 1 + s->nsscore;
+}
+
+/* Every plugin in a table, once. */
+static int distinct_plugins(const struct gs_sched *s, const struct gs_sched_plugin **out)
+{
+    int n = 0;
+    for (int pt = 0; pt < GS_EP_COUNT; pt++)
+        for (int i = 0; i < s->tab[pt].n; i++) {
+            const struct gs_sched_plugin *p = s->tab[pt].p[i];
+            bool seen = false;
+            for (int k = 0; k < n && !seen; k++)
+                seen = out[k] == p;
+            if (!seen)
+                out[n++] = p;
+        }
+    return n;
+}
+
 struct gs_sched *gs_sched_new(const struct gs_world *w, const struct gs_sched_config *cfg, struct gs_rng *rng)
 {
-    struct gs_sched *s = gs_calloc(1, sizeof *s);
-    if (!s)
+    struct gs_expanded *x = gs_malloc(sizeof *x);
+    if (!x)
         return NULL;
+    if (gs_sched_expand(cfg, x, NULL)) {
+        gs_free(x);
+        return NULL;
+    }
+    struct gs_sched *s = gs_calloc(1, sizeof *s);
+    if (!s) {
+        gs_free(x);
+        return NULL;
+    }
     s->w = w;
     s->cfg = *cfg;
     s->rng = rng;
     s->epoch = 0;
-    for (int i = 0; i < NFILTERS; i++) {
-        if (!cfg->filter_enabled[filter_plugins[i].id])
-            continue;
-        s->filters[s->nfilters++] = filter_plugins[i].fn;
-        if (filter_plugins[i].id == GS_PL_NODE_RESOURCES_FIT)
-            s->fit_enabled = true;
-        else
-            s->sfilters[s->nsfilters++] = filter_plugins[i].fn;
-    }
-    if (ensure_nodes(s) || gs_sched_fgd_new(s)) {
+    s->gpu_res = -1;
+    build_tables(s, x);
+    gs_free(x);
+    const struct gs_sched_plugin *pl[GS_EP_COUNT * GS_SCHED_MAX_TABLE];
+    int npl = distinct_plugins(s, pl);
+    for (int i = 0; i < npl; i++)
+        if (pl[i]->init && pl[i]->init(s)) {
+            gs_sched_free(s);
+            return NULL;
+        }
+    if (ensure_nodes(s)) {
         gs_sched_free(s);
         return NULL;
     }
@@ -134,6 +189,11 @@ void gs_sched_free(struct gs_sched *s)
 {
     if (!s)
         return;
+    const struct gs_sched_plugin *pl[GS_EP_COUNT * GS_SCHED_MAX_TABLE];
+    int npl = distinct_plugins(s, pl);
+    for (int i = 0; i < npl; i++)
+        if (pl[i]->fini)
+            pl[i]->fini(s);
     gs_free(s->snap);
     gs_free(s->cand);
     gs_free(s->feasible);
@@ -152,30 +212,47 @@ void gs_sched_free(struct gs_sched *s)
     gs_free(s->nominated);
     gs_free(s->nom_adj);
     gs_free(s->nom_node);
-    gs_free(s->sc_fit);
-    gs_free(s->sc_bal);
-    gs_free(s->sc_taint);
-    gs_free(s->sc_aff);
+    gs_free(s->sc_raw);
     gs_free(s->sc_total);
+    gs_free(s->sc_tmp);
+    gs_free(s->sc_idx);
     gs_free(s->pvict);
     gs_free(s->cand_victims);
     gs_free(s->cands);
     gs_free(s->victims);
     gs_free(s->lost);
-    for (int i = 0; i < s->ninsuff; i++)
+    for (int i = 0; i < s->ninsuff_cap; i++)
         gs_free(s->insuff[i]);
     gs_free(s->insuff);
     gs_free(s->msg);
     gs_free(s->scr);
     gs_free(s->hoff);
     gs_free(s->hptr);
-    gs_sched_fgd_free(s);
     gs_free(s);
 }
 
 const struct gs_sched_config *gs_sched_get_config(const struct gs_sched *s)
 {
     return &s->cfg;
+}
+
+const struct gs_sched_plugin *gs_sched_queue_sort(const struct gs_sched *s)
+{
+    return s->tab[GS_EP_QUEUE_SORT].n ? s->tab[GS_EP_QUEUE_SORT].p[0] : &gs_plugin_priority_sort;
+}
+
+int gs_sched_table(const struct gs_sched *s, enum gs_ext_point pt, const struct gs_sched_plugin **out, int64_t *weights,
+                   int max)
+{
+    if ((unsigned)pt >= GS_EP_COUNT)
+        return 0;
+    const struct gs_table *t = &s->tab[pt];
+    for (int i = 0; i < t->n && i < max; i++) {
+        out[i] = t->p[i];
+        if (weights)
+            weights[i] = t->weight[i];
+    }
+    return t->n;
 }
 
 int gs_sched_num_feasible_to_find(const struct gs_sched_config *cfg, int nnodes)
@@ -218,7 +295,9 @@ void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc)
 {
     const struct gs_world *w = s->w;
     const struct gs_pod_template *t = w->pods[p].tmpl;
-    memset(pc, 0, sizeof *pc);
+    /* The arrays are filled up to their counts below: only the fields before them are cleared. */
+    memset(pc, 0, offsetof(struct gs_podctx, req_res));
+    pc->gpu_res = -1;
     pc->pod = p;
     pc->t = t;
     pc->prio = t->priority;
@@ -242,74 +321,69 @@ void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc)
     const struct gs_taint unsched = {"node.kubernetes.io/unschedulable", "", GS_EFFECT_NO_SCHEDULE};
     for (int i = 0; i < t->ntolerations && !pc->tol_unschedulable; i++)
         pc->tol_unschedulable = gs_toleration_tolerates(&t->tolerations[i], &unsched);
-    /* NodeAffinity PreFilter returns Skip when there is neither a nodeSelector nor required
-     * node affinity (gpusim has no profile addedAffinity). */
+    /* NodeAffinity: something to check when there is a nodeSelector or required node affinity
+     * (gpusim has no profile addedAffinity); its PreFilter says Skip otherwise. */
     pc->affinity_filter = t->affinity.has_required || t->node_selector.n > 0;
-    gs_share_podctx(w, pc); /* GPU shares (filters/gpu_share.c) */
+    gs_share_podctx(w, pc); /* GPU shares (plugins/open_gpu_share.c) */
     /* PreScore: the pod's requests per scored resource. */
     for (int i = 0; i < s->cfg.nscore_res && i < GS_SCHED_MAX_SCORE_RES; i++) {
         int r = s->cfg.score_res[i];
-        if (r < 0 || r >= GS_RES_MAX)
-            continue;
-        pc->fit_req[i] = r == GS_RES_CPU ? t->nonzero_cpu : r == GS_RES_MEMORY ? t->nonzero_mem : t->requests.v[r];
+        pc->fit_req[i] = r < 0 || r >= GS_RES_MAX ? 0
+                         : r == GS_RES_CPU        ? t->nonzero_cpu
+                         : r == GS_RES_MEMORY     ? t->nonzero_mem
+                                                  : t->requests.v[r];
     }
     for (int i = 0; i < s->cfg.nbalanced_res && i < GS_SCHED_MAX_SCORE_RES; i++) {
         int r = s->cfg.balanced_res[i];
-        if (r >= 0 && r < GS_RES_MAX)
-            pc->bal_req[i] = t->requests.v[r];
+        pc->bal_req[i] = r >= 0 && r < GS_RES_MAX ? t->requests.v[r] : 0;
+    }
+}
+
+/* The Filter plugins that run for this pod besides the static ones: those whose PreFilter did
+ * not Skip (a static one ignores Skip: its Filter passes a pod its PreFilter skips, so the
+ * cached verdict holds for every pod of the template). */
+static void podctx_filters(const struct gs_sched *s, struct gs_podctx *pc)
+{
+    pc->nfilters = 0;
+    pc->cluster_filters = false;
+    for (int i = 0; i < s->nnsf; i++) {
+        const struct gs_fentry *f = &s->nsf[i];
+        if (pc->skip & (1u << f->id))
+            continue;
+        pc->ffn[pc->nfilters] = f->fn;
+        pc->fpos[pc->nfilters++] = f->pos;
+        pc->cluster_filters = pc->cluster_filters || f->cluster;
     }
 }
 
 /* ------------------------------------------------------------------ filters */
+
 void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
                           struct gs_fstat *st)
 {
-    const struct gs_node *n = &s->w->nodes[node];
+    struct gs_fstat sv = {.node = node};
+    if (s->nsfilters)
+        gs_static_verdict(s, pc, node, s->w->nodes[node].gen, &sv);
     *st = (struct gs_fstat){.node = node};
-    /* The static filters all come before NodeResourcesFit in the profile's order. */
-    if (s->nsfilters) {
-        gs_static_verdict(s, pc, node, n->gen, st);
-        if (st->code != GS_ST_SUCCESS)
-            return;
-    }
-    if (s->fit_enabled) {
-        gs_fit_check(s, pc, n, adj, st);
-        if (st->code != GS_ST_SUCCESS)
-            return;
-    }
-    /* DynamicResources comes after NodeResourcesFit in the profile (default_plugins.go). */
-    if (pc->dra)
-        gs_filter_dynamic_resources(s, pc, n, adj, st);
-    if (pc->share && st->code == GS_ST_SUCCESS)
-        gs_filter_gpu_share(s, pc, n, adj, st); /* GPU shares, after the in-tree filters */
+    gs_run_dynamic(s, pc, node, adj, &sv, st);
 }
 
 /* The cycle's filter run on one node (RunFilterPluginsWithNominatedPods without added victims):
- * gs_sched_run_filters_nominated(s, pc, node, NULL, st) on the copies. */
+ * gs_sched_run_filters_nominated(s, pc, node, NULL, st), the static verdict looked up once. */
 static inline void cycle_filter(struct gs_sched *s, const struct gs_podctx *pc, int node, struct gs_fstat *st)
 {
+    struct gs_fstat sv = {.node = node};
+    if (s->nsfilters)
+        gs_static_verdict(s, pc, node, s->m[node].gen, &sv);
     *st = (struct gs_fstat){.node = node};
-    if (s->nsfilters) {
-        gs_static_verdict(s, pc, node, s->m[node].gen, st);
-        if (st->code != GS_ST_SUCCESS)
-            goto out;
-    }
-    if (s->fit_enabled) {
+    int slot = s->nom_slot[node];
+    if (slot) {
         /* With the nominated pods of equal or higher priority first, then without. */
-        int slot = s->nom_slot[node];
-        if (slot) {
-            gs_mfit_check(s, pc, node, &s->nom_adj[slot - 1], st);
-            if (st->code != GS_ST_SUCCESS)
-                goto out;
-        }
-        gs_mfit_check(s, pc, node, NULL, st);
+        gs_run_dynamic(s, pc, node, &s->nom_adj[slot - 1], &sv, st);
         if (st->code != GS_ST_SUCCESS)
             goto out;
     }
-    if (pc->dra)
-        gs_filter_dynamic_resources(s, pc, &s->w->nodes[node], NULL, st);
-    if (pc->share && st->code == GS_ST_SUCCESS)
-        gs_filter_gpu_share(s, pc, &s->w->nodes[node], NULL, st);
+    gs_run_dynamic(s, pc, node, NULL, &sv, st);
 out:;
 #ifndef NDEBUG
     struct gs_fstat chk;
@@ -370,8 +444,8 @@ static int setup_nominated(struct gs_sched *s, const struct gs_podctx *pc)
             continue;
         int slot = s->nom_slot[n];
         if (!slot) {
-            if (gs_array_grow((void **)&s->nom_adj, &s->nom_adj_cap, s->nnom_adj + 1, sizeof *s->nom_adj) ||
-                gs_array_grow((void **)&s->nom_node, &s->nom_node_cap, s->nnom_adj + 1, sizeof *s->nom_node))
+            if (GS_GROW(s->nom_adj, s->nom_adj_cap, s->nnom_adj + 1) ||
+                GS_GROW(s->nom_node, s->nom_node_cap, s->nnom_adj + 1))
                 return GS_ENOMEM;
             memset(&s->nom_adj[s->nnom_adj], 0, sizeof s->nom_adj[0]);
             s->nom_node[s->nnom_adj] = n;
@@ -397,90 +471,92 @@ static void clear_nominated(struct gs_sched *s)
 
 static int ensure_scores(struct gs_sched *s, int n)
 {
-    if (n <= s->sc_cap)
-        return 0;
-    int ncap = s->sc_cap ? s->sc_cap : 64;
-    while (ncap < n)
-        ncap *= 2;
-    int64_t **arrs[] = {&s->sc_fit, &s->sc_bal, &s->sc_taint, &s->sc_aff, &s->sc_total};
-    for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
-        int64_t *p = gs_realloc(*arrs[i], sizeof *p * (size_t)ncap);
-        if (!p)
-            return GS_ENOMEM;
-        *arrs[i] = p;
-    }
-    s->sc_cap = ncap;
+    if (GS_GROW(s->sc_raw, s->sc_raw_cap, n) || GS_GROW(s->sc_total, s->sc_total_cap, n) ||
+        GS_GROW(s->sc_tmp, s->sc_tmp_cap, n) || GS_GROW(s->sc_idx, s->sc_idx_cap, n))
+        return GS_ENOMEM;
     return 0;
 }
 
-/* prioritizeNodes / RunScorePlugins: each enabled plugin scores every feasible node (after its
- * PreScore, which may Skip), NormalizeScore, times the weight, summed per node. The inert
- * score plugins (PodTopologySpread and InterPodAffinity Skip; ImageLocality scores 0 without
- * image sizes) add nothing. */
-int gs_sched_score_all(struct gs_sched *s, const struct gs_podctx *pc, const int *feasible, int nfeasible)
+/* The static Score plugins' raw scores of the feasible nodes whose cached values are stale
+ * (every feasible node without a cache): computed for those nodes and kept. `active[k]` says
+ * whether Score table entry k scores this pod (0 is kept for a skipped one). */
+static void static_scores(struct gs_sched *s, const struct gs_podctx *pc, const int *feasible, int nfeasible,
+                          const bool *active)
+{
+    int64_t *sc = pc->tc ? pc->tc->sc : NULL;
+    if (!sc || s->nsscore == 0)
+        return;
+    const struct gs_table *t = &s->tab[GS_EP_SCORE];
+    int stride = s->sc_stride;
+    int nstale = 0;
+    for (int i = 0; i < nfeasible; i++) {
+        int node = feasible[i];
+        int64_t stamp = (int64_t)s->w->nodes[node].gen + 1;
+        if (sc[(size_t)node * (size_t)stride] != stamp)
+            s->sc_idx[nstale++] = node;
+    }
+    if (nstale == 0)
+        return;
+    for (int k = 0; k < t->n; k++) {
+        int slot = s->sscore_slot[k];
+        if (slot < 0)
+            continue;
+        if (active[k])
+            t->p[k]->score(s, pc, s->sc_idx, nstale, s->sc_tmp);
+        for (int i = 0; i < nstale; i++)
+            sc[(size_t)s->sc_idx[i] * (size_t)stride + 1 + (size_t)slot] = active[k] ? s->sc_tmp[i] : 0;
+    }
+    for (int i = 0; i < nstale; i++) {
+        int node = s->sc_idx[i];
+        sc[(size_t)node * (size_t)stride] = (int64_t)s->w->nodes[node].gen + 1;
+    }
+}
+
+/* prioritizeNodes / RunPreScorePlugins + RunScorePlugins: each plugin of the Score table whose
+ * PreScore does not Skip scores every feasible node, NormalizeScore, times its weight, summed
+ * per node. The static ones' raw scores come from the template cache. */
+int gs_sched_score_all(struct gs_sched *s, struct gs_podctx *pc, const int *feasible, int nfeasible)
 {
     if (ensure_scores(s, nfeasible))
         return GS_ENOMEM;
-    const struct gs_sched_config *c = &s->cfg;
-    const struct gs_node *nodes = s->w->nodes;
-    bool fit = c->score_enabled[GS_PL_NODE_RESOURCES_FIT];
-    bool bal = c->score_enabled[GS_PL_BALANCED_ALLOCATION] && !gs_score_balanced_skip(s, pc);
-    bool taint = c->score_enabled[GS_PL_TAINT_TOLERATION];
-    bool aff = c->score_enabled[GS_PL_NODE_AFFINITY] && !gs_score_affinity_skip(pc);
-    for (int i = 0; i < nfeasible; i++) {
-        if (i + 8 < nfeasible) {
-            /* The scores read a few cache lines of large node structs: ask for them early. */
-            const struct gs_node *ahead = &nodes[feasible[i + 8]];
-            __builtin_prefetch(&ahead->allocatable.v[0]);
-            __builtin_prefetch(&ahead->requested.v[0]);
-            __builtin_prefetch(&ahead->nonzero_cpu);
-        }
-        int node = feasible[i];
-        const struct gs_node *n = &nodes[node];
-        s->sc_fit[i] = fit ? gs_score_resource_fit(s, pc, n) : 0;
-        s->sc_bal[i] = bal ? gs_score_balanced(s, pc, n) : 0;
-        if (taint || aff) {
-            /* Both read only the template and the node's labels and taints: kept per
-             * (template's static parts, node generation) when the cycle has the cache. */
-            struct gs_sscore *k = pc->tc && pc->tc->sc ? &pc->tc->sc[node] : NULL;
-            uint32_t stamp = n->gen + 1;
-            if (k && k->stamp == stamp && stamp != 0) {
-                s->sc_taint[i] = k->taint;
-                s->sc_aff[i] = k->aff;
-#ifndef NDEBUG
-                GS_ASSERT(k->taint == (taint ? gs_score_taint_raw(pc, n) : 0) &&
-                          k->aff == (aff ? gs_score_affinity_raw(pc, n) : 0));
-#endif
-            } else {
-                s->sc_taint[i] = taint ? gs_score_taint_raw(pc, n) : 0;
-                s->sc_aff[i] = aff ? gs_score_affinity_raw(pc, n) : 0;
-                if (k)
-                    *k = (struct gs_sscore){.stamp = stamp, .taint = s->sc_taint[i], .aff = s->sc_aff[i]};
-            }
-        } else {
-            s->sc_taint[i] = s->sc_aff[i] = 0;
-        }
+    const struct gs_table *t = &s->tab[GS_EP_SCORE];
+    bool active[GS_SCHED_MAX_TABLE];
+    for (int k = 0; k < t->n; k++) {
+        const struct gs_sched_plugin *p = t->p[k];
+        int rc = p->pre_score ? p->pre_score(s, pc, feasible, nfeasible) : 0;
+        if (rc < 0)
+            return rc;
+        active[k] = rc == 0;
     }
-    if (taint)
-        gs_score_normalize(s->sc_taint, nfeasible, true);
-    if (aff)
-        gs_score_normalize(s->sc_aff, nfeasible, false);
-    for (int i = 0; i < nfeasible; i++)
-        s->sc_total[i] = (fit ? s->sc_fit[i] * c->score_weight[GS_PL_NODE_RESOURCES_FIT] : 0) +
-                         (bal ? s->sc_bal[i] * c->score_weight[GS_PL_BALANCED_ALLOCATION] : 0) +
-                         (taint ? s->sc_taint[i] * c->score_weight[GS_PL_TAINT_TOLERATION] : 0) +
-                         (aff ? s->sc_aff[i] * c->score_weight[GS_PL_NODE_AFFINITY] : 0);
-    if (s->fgd)
-        return gs_score_fgd_plugins(s, pc, feasible, nfeasible); /* the FGD policies, if enabled */
+    static_scores(s, pc, feasible, nfeasible, active);
+    int64_t *total = s->sc_total, *raw = s->sc_raw;
+    memset(total, 0, sizeof *total * (size_t)nfeasible);
+    const int64_t *sc = pc->tc ? pc->tc->sc : NULL;
+    for (int k = 0; k < t->n; k++) {
+        if (!active[k])
+            continue;
+        const struct gs_sched_plugin *p = t->p[k];
+        int slot = s->sscore_slot[k];
+        if (slot >= 0 && sc) {
+            size_t stride = (size_t)s->sc_stride;
+            for (int i = 0; i < nfeasible; i++)
+                raw[i] = sc[(size_t)feasible[i] * stride + 1 + (size_t)slot];
+#ifndef NDEBUG
+            /* A node changed without gs_node_touch would show here. */
+            p->score(s, pc, feasible, nfeasible, s->sc_tmp);
+            for (int i = 0; i < nfeasible; i++)
+                GS_ASSERT(s->sc_tmp[i] == raw[i]);
+#endif
+        } else {
+            p->score(s, pc, feasible, nfeasible, raw);
+        }
+        if (p->normalize)
+            p->normalize(s, raw, nfeasible);
+        int64_t w = t->weight[k];
+        for (int i = 0; i < nfeasible; i++)
+            total[i] += raw[i] * w;
+    }
     return 0;
-}
-
-static bool has_scoring(const struct gs_sched_config *c)
-{
-    for (int i = 0; i < GS_PL_COUNT; i++)
-        if (c->score_enabled[i])
-            return true;
-    return false;
 }
 
 /* selectHost: the highest total; ties by reservoir sampling over the feasible list in order
@@ -540,15 +616,44 @@ static inline void set_status(struct gs_sched *s, int node, int32_t prio, const 
     pot_count(s, node, prio, st, +1);
 }
 
-/* Build the FailedScheduling text in s->msg (see fit_error). */
-static void fit_error_text(struct gs_sched *s, int nexplicit, struct gs_hcount *h, bool preempt,
-                           enum gs_preempt_outcome pe)
+/* RunPostFilterPlugins' outcome: the plugins run (until one succeeds) and their reasons. */
+struct pf_run {
+    int n;                          /* plugins run */
+    bool success;                   /* the last one run succeeded: no PostFilter text */
+    bool pod_text;                  /* a reason names the pod */
+    uint8_t outcome[GS_SCHED_MAX_TABLE];
+    uint64_t key;                   /* the outcomes, for the summary's message */
+};
+
+static void run_post_filters(struct gs_sched *s, const struct gs_podctx *pc, struct gs_cycle_result *out,
+                             struct pf_run *r)
 {
-    const struct gs_sched_config *c = &s->cfg;
+    const struct gs_table *t = &s->tab[GS_EP_POST_FILTER];
+    r->n = 0;
+    r->success = r->pod_text = false;
+    r->key = 0;
+    for (int i = 0; i < t->n; i++) {
+        struct gs_postfilter_status st = {.code = GS_ST_UNSCHEDULABLE};
+        t->p[i]->post_filter(s, pc, out, &st);
+        r->outcome[r->n++] = st.outcome;
+        r->pod_text = r->pod_text || (st.pod_text && st.code != GS_ST_SUCCESS);
+        r->key = r->key * 31 + st.outcome + 1;
+        if (st.code == GS_ST_SUCCESS) {
+            r->success = true;
+            r->key = r->key * 31 + 7;
+            break;
+        }
+    }
+}
+
+/* Build the FailedScheduling text in s->msg (see fit_error). */
+static void fit_error_text(struct gs_sched *s, const struct gs_podctx *pc, int nexplicit, struct gs_hcount *h,
+                           const struct pf_run *r)
+{
     gs_msg_reset(s);
     gs_msg_addf(s, "0/%d nodes are available:", s->nsnap);
     if (s->prefilter_reject) {
-        gs_msg_addf(s, " %s.", s->prefilter_msg ? s->prefilter_msg : GS_MSG_AFFINITY_CONFLICT);
+        gs_msg_addf(s, " %s.", s->prefilter_msg);
     } else {
         int absent = s->nsnap - nexplicit;
         /* NodeToStatus's absent-nodes status (1.31+): the nodes a PreFilterResult left out. */
@@ -556,70 +661,47 @@ static void fit_error_text(struct gs_sched *s, int nexplicit, struct gs_hcount *
             h->kind[GS_R_PREFILTER_ABSENT] += absent;
         gs_hcount_render(s, h);
     }
-    if (preempt && pe == GS_PE_CANDIDATE)
-        return; /* DefaultPreemption succeeded: the PostFilter status is Success, no text */
+    if (r->success)
+        return; /* a PostFilter plugin succeeded (a preemption nominated a node): no text */
+    /* The plugins' reasons, joined by ", " (framework.go RunPostFilterPlugins, FitError.Error). */
+    const struct gs_table *t = &s->tab[GS_EP_POST_FILTER];
     bool any = false;
-    if (c->dra_enabled && c->filter_enabled[GS_PL_DYNAMIC_RESOURCES]) {
-        /* dynamicresources.go PostFilter: "no new claims to deallocate" without claims; with
-         * claims, an allocated claim unusable on the filtered nodes that no other pod
-         * reserves would be deallocated ("deallocation of ResourceClaim completed"), which
-         * gpusim never has (the controller deallocates a claim as its last user goes). */
-        gs_msg_add(s, s->dra_claims ? " " GS_MSG_DRA_STILL : " " GS_MSG_NO_CLAIMS);
+    for (int i = 0; i < r->n; i++) {
+        if (!r->outcome[i])
+            continue;
+        gs_msg_add(s, any ? ", " : " ");
+        t->p[i]->post_filter_text(s, pc, r->outcome[i]);
         any = true;
-    }
-    if (!preempt)
-        return;
-    gs_msg_add(s, any ? ", preemption: " : " preemption: ");
-    switch (pe) {
-    case GS_PE_NOT_ELIGIBLE_NEVER:
-        gs_msg_add(s, GS_MSG_NEVER);
-        break;
-    case GS_PE_NOT_ELIGIBLE_TERMINATING:
-        gs_msg_add(s, GS_MSG_TERMINATING);
-        break;
-    case GS_PE_NO_CANDIDATES:
-    case GS_PE_CANDIDATE:
-        gs_msg_addf(s, "0/%d nodes are available:", s->nsnap);
-        /* Every node without a dry-run status: "Preemption is not helpful for scheduling". */
-        s->ph.kind[GS_R_NOT_HELPFUL] += s->nsnap - s->ph_marked;
-        gs_hcount_render(s, &s->ph);
-        break;
     }
 }
 
-/* The FitError text and the PostFilter part (types.go FitError.Error, framework.go
- * RunPostFilterPlugins: the DynamicResources and DefaultPreemption messages joined by ", ").
- * `h` counts the reasons of the nexplicit nodes with a status. With a summary `vs` (whose sums
- * `h` is), the text depends only on vs's sums and the preemption outcome, so the text built
- * last time from the same sums is used again. */
+/* The FitError text and the PostFilter plugins (types.go FitError.Error, framework.go
+ * RunPostFilterPlugins). `h` counts the reasons of the nexplicit nodes with a status. With a
+ * summary `vs` (whose sums `h` is), the text depends only on vs's sums and the PostFilter
+ * outcomes, so the text built last time from the same sums and outcomes is used again. */
 static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, int nexplicit, struct gs_hcount *h,
                       struct gs_vsum *vs, struct gs_cycle_result *out)
 {
-    const struct gs_sched_config *c = &s->cfg;
-    bool preempt = c->filter_enabled[GS_PL_DEFAULT_PREEMPTION];
-    enum gs_preempt_outcome pe = GS_PE_NO_CANDIDATES;
-    if (preempt)
-        pe = gs_sched_preempt(s, pc, out);
-    if (vs && vs->msg_valid && vs->msg_rev == vs->rev && vs->msg_pe == (int)pe && !s->oom) {
+    struct pf_run r;
+    run_post_filters(s, pc, out, &r);
+    if (r.pod_text)
+        vs = NULL;
+    if (vs && vs->msg_valid && vs->msg_rev == vs->rev && vs->msg_key == r.key && !s->oom) {
         out->message = vs->msg;
         return;
     }
-    fit_error_text(s, nexplicit, h, preempt, pe);
+    fit_error_text(s, pc, nexplicit, h, &r);
+    out->message = s->msg;
     if (vs && !s->oom) {
         /* Keep the text with the sums it was built from. */
-        if (vs->msg_cap < s->msg_len + 1) {
-            char *m = gs_realloc(vs->msg, s->msg_len + 1);
-            if (!m) {
-                vs->msg_valid = false;
-                return;
-            }
-            vs->msg = m;
-            vs->msg_cap = s->msg_len + 1;
+        if (GS_GROW(vs->msg, vs->msg_cap, s->msg_len + 1)) {
+            vs->msg_valid = false;
+            return;
         }
-        memcpy(vs->msg, s->msg, s->msg_len + 1);
+        memcpy(vs->msg, s->msg, (size_t)s->msg_len + 1);
         vs->msg_valid = true;
         vs->msg_rev = vs->rev;
-        vs->msg_pe = (int)pe;
+        vs->msg_key = r.key;
     }
 }
 
@@ -654,7 +736,7 @@ static void summary_failure(struct gs_sched *s, const struct gs_podctx *pc, stru
     GS_ASSERT(vs->ncounted == s->nsnap && s->ncand == s->nsnap);
 #ifndef NDEBUG
     /* The walk over every node gives the same statuses (it also leaves the status marks the
-     * debug checks in preemption.c read). */
+     * debug checks in the DefaultPreemption plugin read). */
     {
         int nexplicit = 0;
         uint32_t plugins = 0;
@@ -666,14 +748,14 @@ static void summary_failure(struct gs_sched *s, const struct gs_podctx *pc, stru
             plugins |= 1u << st.plugin;
         }
         uint32_t vplugins = 0;
-        for (int pl = 0; pl < GS_PL_COUNT; pl++)
+        for (int pl = 0; pl < GS_PL_MODELLED; pl++)
             if (vs->pl_count[pl])
                 vplugins |= 1u << pl;
         GS_ASSERT(nexplicit == vs->ncounted && plugins == vplugins && s->npot == vs->npot &&
                   s->npot_victims == vs->npot_victims && hcount_equal(&s->fh, &vs->h));
     }
 #endif
-    for (int pl = 0; pl < GS_PL_COUNT; pl++)
+    for (int pl = 0; pl < GS_PL_MODELLED; pl++)
         if (vs->pl_count[pl])
             out->unsched_plugins |= 1u << pl;
     int processed = vs->ncounted;
@@ -698,16 +780,15 @@ static void next_epoch(struct gs_sched *s)
     }
 }
 
-/* A PreFilter rejected the pod (plugin `pl`, status text `msg`; NULL: NodeAffinity's terms
- * conflict): UnschedulableAndUnresolvable on every node, so no histogram and no preemption
- * victims; the FitError text into `out`. */
-static void prefilter_reject(struct gs_sched *s, const struct gs_podctx *pc, enum gs_plugin pl, int kind,
-                             const char *msg, int *nexplicit, struct gs_cycle_result *out)
+/* A PreFilter rejected the pod (plugin `pl`, status `st`): that status on every node, so no
+ * histogram; the FitError text into `out`. */
+static void prefilter_reject(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_sched_plugin *pl,
+                             const struct gs_prefilter_status *pst, int *nexplicit, struct gs_cycle_result *out)
 {
     s->prefilter_reject = true;
-    s->prefilter_msg = msg;
-    out->unsched_plugins |= 1u << pl;
-    struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE, .plugin = (uint8_t)pl, .kind = (uint8_t)kind};
+    s->prefilter_msg = pst->msg ? pst->msg : "";
+    out->unsched_plugins |= 1u << pl->id;
+    struct gs_fstat st = {.code = (uint8_t)pst->code, .plugin = (uint8_t)pl->id, .kind = pst->kind};
     for (int i = 0; i < s->nsnap; i++) {
         st.node = s->snap[i];
         set_status(s, s->snap[i], pc->prio, &st, nexplicit);
@@ -715,31 +796,62 @@ static void prefilter_reject(struct gs_sched *s, const struct gs_podctx *pc, enu
     fit_error(s, pc, *nexplicit, &s->fh, NULL, out);
 }
 
-/* Coscheduling PostFilter, after DynamicResources and DefaultPreemption (out-of-tree plugins
- * join the profile after the defaults; a successful preemption ends the PostFilter phase
- * before it): when the group is rejected, its text joins the PostFilter reasons with ", " and
- * the caller rejects the group's pods waiting at Permit. */
-static void cosched_postfilter(struct gs_sched *s, int p, struct gs_cycle_result *out)
+/* RunPreFilterPlugins: every PreFilter in order; a plugin's Skip drops its Filter for the pod,
+ * an UnschedulableAndUnresolvable or an Error ends the phase at once, an Unschedulable at the
+ * end. Returns 0 (go on; *nrestrict plugins returned a PreFilterResult, in `restrict`), 1
+ * (rejected: *pst, *who) or 2 (an Error: *pst, *who). */
+static int run_pre_filters(struct gs_sched *s, struct gs_podctx *pc, struct gs_prefilter_status *pst,
+                           const struct gs_sched_plugin **who, const struct gs_sched_plugin **restrict_pl,
+                           int *nrestrict)
 {
-    const struct gs_sched_config *c = &s->cfg;
-    if (!c->filter_enabled[GS_PL_COSCHEDULING] || s->w->pods[p].group < 0)
-        return;
-    char text[sizeof s->cosched_msg];
-    if (!gs_gang_postfilter(s->w, p, text, sizeof text))
-        return;
-    out->reject_group = true;
-    if (out->message == oom_message)
-        return;
-    if (out->message && out->message != s->msg) {
-        const char *base = out->message;
-        gs_msg_reset(s);
-        gs_msg_add(s, base);
+    const struct gs_table *t = &s->tab[GS_EP_PRE_FILTER];
+    const struct gs_sched_plugin *unsched = NULL;
+    struct gs_prefilter_status ust = {0};
+    pc->skip = 0;
+    *nrestrict = 0;
+    for (int i = 0; i < t->n; i++) {
+        const struct gs_sched_plugin *p = t->p[i];
+        struct gs_prefilter_status st = {.code = GS_ST_SUCCESS};
+        p->pre_filter(s, pc, &st);
+        switch (st.code) {
+        case GS_ST_SUCCESS:
+            if (st.restricts && p->pre_filter_allows)
+                restrict_pl[(*nrestrict)++] = p;
+            break;
+        case GS_ST_SKIP:
+            pc->skip |= 1u << p->id;
+            break;
+        case GS_ST_UNSCHEDULABLE:
+            if (!unsched) {
+                unsched = p;
+                ust = st;
+            }
+            break;
+        case GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE:
+            *pst = st;
+            *who = p;
+            return 1;
+        default:
+            *pst = st;
+            *who = p;
+            return 2;
+        }
     }
-    bool other = (c->dra_enabled && c->filter_enabled[GS_PL_DYNAMIC_RESOURCES]) ||
-                 c->filter_enabled[GS_PL_DEFAULT_PREEMPTION];
-    gs_msg_add(s, other ? ", " : " ");
-    gs_msg_add(s, text);
-    out->message = s->msg;
+    if (unsched) {
+        *pst = ust;
+        *who = unsched;
+        return 1;
+    }
+    return 0;
+}
+
+static bool restricted_allows(const struct gs_sched *s, const struct gs_podctx *pc,
+                              const struct gs_sched_plugin *const *rp, int nr, int node)
+{
+    for (int k = 0; k < nr; k++)
+        if (!rp[k]->pre_filter_allows(s, pc, node))
+            return false;
+    return true;
 }
 
 void gs_sched_set_now(struct gs_sched *s, gs_time now)
@@ -759,7 +871,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->prefilter_reject = false;
     s->prefilter_msg = NULL;
     s->dra_claims = false;
-    s->dra_error = false;
+    s->filter_error = false;
     if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
         s->mfull = true;
         out->message = oom_message;
@@ -786,53 +898,46 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         goto done;
     }
 
-    /* PreFilter: NodeAffinity may restrict the nodes (matchFields metadata.name) or reject. */
+    /* PreFilter. */
     int nexplicit = 0;
-    int pre = 0;
-    if (c->filter_enabled[GS_PL_NODE_AFFINITY] && pc.affinity_filter)
-        pre = gs_affinity_prefilter(pc.t);
-    if (pre < 0) {
-        prefilter_reject(s, &pc, GS_PL_NODE_AFFINITY, GS_R_AFFINITY, NULL, &nexplicit, out);
+    struct gs_prefilter_status pst;
+    const struct gs_sched_plugin *who = NULL, *rp[GS_SCHED_MAX_TABLE];
+    int nr = 0;
+    switch (run_pre_filters(s, &pc, &pst, &who, rp, &nr)) {
+    case 1:
+        prefilter_reject(s, &pc, who, &pst, &nexplicit, out);
         goto done;
+    case 2:
+        /* An Error status aborts the attempt (framework.go RunPreFilterPlugins). */
+        snprintf(s->pf_msg, sizeof s->pf_msg, "running PreFilter plugin \"%s\": %s", who->name,
+                 pst.msg ? pst.msg : "");
+        out->message = s->pf_msg;
+        goto done;
+    default:
+        break;
     }
-    /* DynamicResources PreFilter: the pod's claims exist and can be used; a rejection is
-     * UnschedulableAndUnresolvable on every node (its PostFilter then finds no claims). */
-    {
-        int drc = gs_sched_dra_prefilter(s, &pc);
-        if (drc == 2) {
-            /* An Error status aborts the attempt (framework.go RunPreFilterPlugins). */
-            gs_msg_reset(s);
-            gs_msg_addf(s, "running PreFilter plugin \"DynamicResources\": %s", s->dra_msg);
-            out->message = s->msg;
-            goto done;
-        }
-        if (drc == 1) {
-            prefilter_reject(s, &pc, GS_PL_DYNAMIC_RESOURCES, GS_R_DRA_CANNOT_ALLOCATE, s->dra_msg, &nexplicit, out);
-            goto done;
-        }
-        s->dra_claims = pc.dra;
-    }
-    /* Coscheduling PreFilter (after the in-tree PreFilters): a backed-off group or too few
-     * sibling pods; UnschedulableAndUnresolvable for every node. */
-    if (c->filter_enabled[GS_PL_COSCHEDULING] && pod->group >= 0) {
-        const char *why = gs_gang_prefilter(w, p, s->now, s->cosched_msg, sizeof s->cosched_msg);
-        if (why) {
-            prefilter_reject(s, &pc, GS_PL_COSCHEDULING, GS_R_AFFINITY, why, &nexplicit, out);
-            goto done;
-        }
-    }
+    podctx_filters(s, &pc);
     s->ncand = 0;
-    if (pre > 0) {
+    if (nr > 0) {
+        /* The nodes of the PreFilterResult; the others get the absent status (1.31+) or an
+         * explicit one (1.28-1.30, kubernetes PR 119779). */
         s->restricted = true;
-        out->unsched_plugins |= 1u << GS_PL_NODE_AFFINITY;
+        int len = snprintf(s->absent_msg, sizeof s->absent_msg, "node(s) didn't satisfy plugin(s) [");
+        for (int k = 0; k < nr; k++) {
+            out->unsched_plugins |= 1u << rp[k]->id;
+            len += snprintf(s->absent_msg + len, sizeof s->absent_msg - (size_t)len, "%s%s", k ? " " : "",
+                            rp[k]->name);
+            if (len >= (int)sizeof s->absent_msg)
+                len = (int)sizeof s->absent_msg - 1;
+        }
+        snprintf(s->absent_msg + len, sizeof s->absent_msg - (size_t)len, "]");
         for (int i = 0; i < s->nsnap; i++) {
             int n = s->snap[i];
-            if (gs_affinity_name_allowed(pc.t, w->nodes[n].name)) {
+            if (restricted_allows(s, &pc, rp, nr, n)) {
                 s->cand[s->ncand++] = n;
             } else if (c->k8s_minor < 31) {
-                /* 1.28-1.30 (kubernetes PR 119779): an explicit UnschedulableAndUnresolvable status. */
                 struct gs_fstat st = {.code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE,
-                                      .plugin = GS_PL_NODE_AFFINITY,
+                                      .plugin = (uint8_t)rp[0]->id,
                                       .kind = GS_R_PREFILTER_EXCLUDED,
                                       .node = n};
                 set_status(s, n, pc.prio, &st, &nexplicit);
@@ -847,8 +952,9 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     /* The template summary says whether any node fits. When none does, the walk would visit
      * every node and give each a status, in whatever order: the summary's verdicts are those
      * statuses and its counts their reasons, so the walk is skipped. Pods with a nomination,
-     * nominated pods that count for this one, and node-name PreFilter results take the walk. */
-    if (pre == 0 && pod->nominated_node < 0 && s->nnom_adj == 0 && !pc.dra) {
+     * nominated pods that count for this one, PreFilterResults and Filters that read more than
+     * the node take the walk. */
+    if (nr == 0 && pod->nominated_node < 0 && s->nnom_adj == 0 && !pc.cluster_filters) {
         struct gs_vsum *vs = gs_sched_vsum_get(s, &pc);
         if (vs && vs->nfeasible == 0) {
             summary_failure(s, &pc, vs, out);
@@ -861,8 +967,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     if (nn >= 0 && nn < w->nnodes && w->nodes[nn].exists) {
         struct gs_fstat st;
         gs_sched_run_filters_nominated(s, &pc, nn, NULL, &st);
-        if (s->dra_error) {
-            out->message = s->dra_msg;
+        if (s->filter_error) {
+            out->message = s->filter_error_msg;
             goto done;
         }
         if (st.code == GS_ST_SUCCESS) {
@@ -876,16 +982,16 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     }
 
     /* findNodesThatPassFilters. */
-    int to_find = has_scoring(c) ? gs_sched_num_feasible_to_find(c, s->ncand) : 1;
+    int to_find = s->has_score ? gs_sched_num_feasible_to_find(c, s->ncand) : 1;
     s->nfeasible = 0;
     int at = s->ncand ? s->next_start % s->ncand : 0;
     for (int i = 0; i < s->ncand && s->nfeasible < to_find; i++, at = at + 1 == s->ncand ? 0 : at + 1) {
         int n = cand[at];
         struct gs_fstat st;
         cycle_filter(s, &pc, n, &st);
-        if (s->dra_error) {
+        if (s->filter_error) {
             /* A Filter Error aborts the attempt; its text is the FailedScheduling message. */
-            out->message = s->dra_msg;
+            out->message = s->filter_error_msg;
             goto done;
         }
         if (st.code == GS_ST_SUCCESS) {
@@ -905,7 +1011,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     out->evaluated = processed;
 
     if (s->nfeasible == 0) {
-        if (!pc.dra)
+        if (!pc.cluster_filters)
             gs_sched_vsum_failed(s, pc.t);
         fit_error(s, &pc, nexplicit, &s->fh, NULL, out);
     } else if (s->nfeasible == 1) {
@@ -922,8 +1028,6 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
 
 done:
     clear_nominated(s);
-    if (!s->oom && out->node < 0 && out->nominated_node < 0)
-        cosched_postfilter(s, p, out);
     if (s->oom) {
         memset(out, 0, sizeof *out);
         out->node = -1;
@@ -934,30 +1038,118 @@ done:
     }
 }
 
+/* ------------------------------------------------------------------ the binding points */
+
+enum gs_status_code gs_sched_reserve(struct gs_sched *s, int pod, int node, const struct gs_sched_client *c)
+{
+    const struct gs_table *t = &s->tab[GS_EP_RESERVE];
+    for (int i = 0; i < t->n; i++) {
+        if (!t->p[i]->reserve)
+            continue;
+        enum gs_status_code st = t->p[i]->reserve(s, pod, node, c);
+        if (st != GS_ST_SUCCESS)
+            return st;
+    }
+    return GS_ST_SUCCESS;
+}
+
+void gs_sched_unreserve(struct gs_sched *s, int pod, int node, gs_time now, const struct gs_sched_client *c)
+{
+    const struct gs_table *t = &s->tab[GS_EP_RESERVE];
+    for (int i = t->n - 1; i >= 0; i--)
+        if (t->p[i]->unreserve)
+            t->p[i]->unreserve(s, pod, node, now, c);
+}
+
+void gs_sched_permit(struct gs_sched *s, int pod, int node, const struct gs_sched_client *c,
+                     struct gs_permit_result *out)
+{
+    const struct gs_table *t = &s->tab[GS_EP_PERMIT];
+    memset(out, 0, sizeof *out);
+    out->code = GS_PERMIT_ALLOW;
+    out->plugin = GS_PL_COUNT;
+    bool wait = false, siblings = false;
+    for (int i = 0; i < t->n; i++) {
+        struct gs_permit_result r = {.code = GS_PERMIT_ALLOW, .plugin = (enum gs_plugin)t->p[i]->id};
+        t->p[i]->permit(s, pod, node, c, &r);
+        if (r.code == GS_PERMIT_REJECT) {
+            *out = r;
+            out->plugin = (enum gs_plugin)t->p[i]->id;
+            return;
+        }
+        if (r.code == GS_PERMIT_WAIT) {
+            if (!wait || r.wait_us < out->wait_us) {
+                if (!wait)
+                    out->plugin = (enum gs_plugin)t->p[i]->id;
+                out->wait_us = r.wait_us;
+            }
+            wait = true;
+        }
+        siblings = siblings || r.allow_siblings;
+    }
+    out->code = wait ? GS_PERMIT_WAIT : GS_PERMIT_ALLOW;
+    out->allow_siblings = !wait && siblings;
+}
+
+enum gs_status_code gs_sched_prebind(struct gs_sched *s, int pod, int node, const struct gs_sched_client *c)
+{
+    const struct gs_table *t = &s->tab[GS_EP_PRE_BIND];
+    for (int i = 0; i < t->n; i++) {
+        enum gs_status_code st = t->p[i]->pre_bind(s, pod, node, c);
+        if (st != GS_ST_SUCCESS && st != GS_ST_SKIP)
+            return st;
+    }
+    return GS_ST_SUCCESS;
+}
+
+enum gs_status_code gs_sched_bind(struct gs_sched *s, int pod, int node, const struct gs_sched_client *c)
+{
+    const struct gs_table *t = &s->tab[GS_EP_BIND];
+    for (int i = 0; i < t->n; i++) {
+        enum gs_status_code st = t->p[i]->bind(s, pod, node, c);
+        if (st != GS_ST_SKIP)
+            return st;
+    }
+    return GS_ST_SKIP;
+}
+
 /* ------------------------------------------------------------------ for tests and explain */
 
 void gs_sched_filter_node(struct gs_sched *s, int p, int node, struct gs_node_status *out)
 {
     struct gs_podctx pc;
     struct gs_fstat st;
-    gs_sched_podctx(s, p, &pc);
-    s->dra_error = false;
-    if (gs_sched_dra_prefilter(s, &pc)) {
-        /* PreFilter rejected the pod (or failed): that status stands for every node. */
-        memset(out, 0, sizeof *out);
-        out->code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE;
-        out->plugin = GS_PL_DYNAMIC_RESOURCES;
+    memset(out, 0, sizeof *out);
+    /* The filters read the node copies: bring them all up to date. */
+    s->mfull = true;
+    if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
+        s->mfull = true;
+        out->code = GS_ST_ERROR;
         out->nreasons = 1;
-        out->reasons[0] = s->dra_msg;
+        out->reasons[0] = oom_message;
         return;
     }
-    gs_sched_run_filters(s, &pc, node, NULL, &st);
-    memset(out, 0, sizeof *out);
-    if (s->dra_error) {
-        out->code = GS_ST_ERROR;
-        out->plugin = GS_PL_DYNAMIC_RESOURCES;
+    gs_sched_podctx(s, p, &pc);
+    s->filter_error = false;
+    s->dra_claims = false;
+    struct gs_prefilter_status pst;
+    const struct gs_sched_plugin *who = NULL, *rp[GS_SCHED_MAX_TABLE];
+    int nr = 0;
+    if (run_pre_filters(s, &pc, &pst, &who, rp, &nr)) {
+        /* PreFilter rejected the pod (or failed): that status stands for every node. */
+        out->code = pst.code == GS_ST_ERROR ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE : pst.code;
+        out->plugin = (enum gs_plugin)who->id;
         out->nreasons = 1;
-        out->reasons[0] = s->dra_msg;
+        out->reasons[0] = pst.msg ? pst.msg : "";
+        return;
+    }
+    podctx_filters(s, &pc);
+    gs_sched_run_filters(s, &pc, node, NULL, &st);
+    if (s->filter_error) {
+        out->code = GS_ST_ERROR;
+        out->plugin = (enum gs_plugin)s->filter_error_plugin;
+        out->nreasons = 1;
+        out->reasons[0] = s->filter_error_msg;
         return;
     }
     out->code = (enum gs_status_code)st.code;

@@ -22,42 +22,34 @@
 
 /* ------------------------------------------------------------------ growable buffers */
 
-static bool buf_reserve(struct gs_sched *s, char **buf, size_t *cap, size_t need)
+static bool buf_reserve(struct gs_sched *s, char **buf, int *cap, size_t need)
 {
-    if (need <= *cap)
-        return true;
-    size_t ncap = *cap ? *cap : 256;
-    while (ncap < need)
-        ncap *= 2;
-    char *p = gs_realloc(*buf, ncap);
-    if (!p) {
+    if (need > (size_t)GS_ARRAY_MAX || gs_array_grow((void **)buf, cap, (int)need, 1)) {
         s->oom = true;
         return false;
     }
-    *buf = p;
-    *cap = ncap;
     return true;
 }
 
-static void buf_vaddf(struct gs_sched *s, char **buf, size_t *len, size_t *cap, const char *fmt, va_list ap)
+static void buf_vaddf(struct gs_sched *s, char **buf, int *len, int *cap, const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
-    if (n < 0 || !buf_reserve(s, buf, cap, *len + (size_t)n + 1))
+    if (n < 0 || !buf_reserve(s, buf, cap, (size_t)*len + (size_t)n + 1))
         return;
     vsnprintf(*buf + *len, (size_t)n + 1, fmt, ap);
-    *len += (size_t)n;
+    *len += n;
 }
 
-static void buf_add(struct gs_sched *s, char **buf, size_t *len, size_t *cap, const char *text)
+static void buf_add(struct gs_sched *s, char **buf, int *len, int *cap, const char *text)
 {
     size_t n = strlen(text);
-    if (!buf_reserve(s, buf, cap, *len + n + 1))
+    if (!buf_reserve(s, buf, cap, (size_t)*len + n + 1))
         return;
     memcpy(*buf + *len, text, n + 1);
-    *len += n;
+    *len += (int)n;
 }
 
 void gs_msg_reset(struct gs_sched *s)
@@ -95,15 +87,8 @@ const char *gs_sched_insufficient(struct gs_sched *s, int r)
 {
     if (r < 0 || r >= s->w->res.n)
         return NULL;
-    if (r >= s->ninsuff) {
-        char **p = gs_realloc(s->insuff, sizeof *p * (size_t)s->w->res.n);
-        if (!p)
-            return NULL;
-        for (int i = s->ninsuff; i < s->w->res.n; i++)
-            p[i] = NULL;
-        s->insuff = p;
-        s->ninsuff = s->w->res.n;
-    }
+    if (GS_GROW_ZERO(s->insuff, s->ninsuff_cap, r + 1))
+        return NULL;
     if (!s->insuff[r]) {
         const char *name = s->w->res.names[r];
         size_t n = strlen("Insufficient ") + strlen(name) + 1;
@@ -116,7 +101,7 @@ const char *gs_sched_insufficient(struct gs_sched *s, int r)
     return s->insuff[r];
 }
 
-static const char *kind_text(enum gs_reason_kind k)
+static const char *kind_text(const struct gs_sched *s, enum gs_reason_kind k)
 {
     switch (k) {
     case GS_R_UNSCHEDULABLE:
@@ -130,7 +115,7 @@ static const char *kind_text(enum gs_reason_kind k)
     case GS_R_PREFILTER_EXCLUDED:
         return GS_MSG_PREFILTER_EXCLUDED;
     case GS_R_PREFILTER_ABSENT:
-        return GS_MSG_PREFILTER_ABSENT;
+        return s->absent_msg;
     case GS_R_NO_VICTIMS:
         return GS_MSG_NO_VICTIMS;
     case GS_R_NOT_HELPFUL:
@@ -193,7 +178,7 @@ int gs_fstat_reasons(struct gs_sched *s, const struct gs_fstat *st, const char *
         }
         return n;
     default:
-        out[n++] = kind_text((enum gs_reason_kind)st->kind);
+        out[n++] = kind_text(s, (enum gs_reason_kind)st->kind);
         return n;
     }
 }
@@ -255,21 +240,9 @@ static int cmp_str(const void *a, const void *b)
 /* Start the entry of the next rendered reason (offset into scr). */
 static bool render_begin(struct gs_sched *s, int *n)
 {
-    if (*n >= s->hcap) {
-        int ncap = s->hcap ? s->hcap * 2 : 16;
-        size_t *ho = gs_realloc(s->hoff, sizeof *ho * (size_t)ncap);
-        if (!ho) {
-            s->oom = true;
-            return false;
-        }
-        s->hoff = ho;
-        const char **hp = gs_realloc(s->hptr, sizeof *hp * (size_t)ncap);
-        if (!hp) {
-            s->oom = true;
-            return false;
-        }
-        s->hptr = hp;
-        s->hcap = ncap;
+    if (GS_GROW(s->hoff, s->hoff_cap, *n + 1) || GS_GROW(s->hptr, s->hptr_cap, *n + 1)) {
+        s->oom = true;
+        return false;
     }
     s->hoff[(*n)++] = s->scr_len;
     return true;
@@ -287,7 +260,7 @@ void gs_hcount_render(struct gs_sched *s, const struct gs_hcount *h)
             continue;
         if (!render_begin(s, &n))
             return;
-        scr_addf(s, "%d %s", h->kind[k], kind_text((enum gs_reason_kind)k));
+        scr_addf(s, "%d %s", h->kind[k], kind_text(s, (enum gs_reason_kind)k));
         s->scr_len++; /* keep the NUL written by vsnprintf */
     }
     for (int r = 0; r < GS_RES_MAX; r++) {

@@ -1,29 +1,49 @@
-/* The scheduling queue (see include/gpusim/queue.h). activeQ is a binary heap of pod indexes;
- * the unschedulable pool and backoffQ share one unordered array ("waiting"), told apart by the
- * pod's qstate. A pod's heap_pos is its position in whichever of the two holds it. */
+/* The scheduling queue (models/sched/queue.h). activeQ is a binary heap ordered by the QueueSort
+ * plugin's key (plugin.h gs_sort_key: computed when the pod enters activeQ, so a comparison is a
+ * few integer compares, with the plugin's tie rule only on equal keys); the unschedulable pool
+ * and backoffQ share one unordered array ("waiting"), told apart by the pod's state. The
+ * per-pod state lives in arrays indexed by pod (st[]), grown as pods are queued; a pod's `pos`
+ * is its position in whichever of the two holds it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "models/sched/plugin.h"
 #include "models/sched/queue.h"
 #include "models/sched/sched.h"
+
+/* One pod's queue state (QueuedPodInfo). */
+struct qpod {
+    enum gs_qstate state;
+    int attempts;
+    gs_time ts;                 /* QueuedPodInfo.Timestamp: when (re-)added */
+    gs_time backoff_until;
+    gs_time unschedulable_since;
+    int64_t seq;                /* FIFO sequence for equal keys */
+    int pos;                    /* position in the heap or in `waiting` */
+    uint32_t unsched_plugins;   /* plugins that rejected it last time */
+};
+
+/* A heap entry: the pod and its sort key. */
+struct qentry {
+    struct gs_sort_key key;
+    int64_t seq;
+    int pod;
+};
 
 struct gs_queue {
     struct gs_world *w;
     gs_time initial_backoff, max_backoff;
-    int *heap;
+    const struct gs_sched_plugin *sort;
+    struct qentry *heap;
     int nheap, heap_cap;
     int *waiting;
     int nwaiting, waiting_cap;
+    struct qpod *st;            /* per pod, sized st_cap */
+    int st_cap;
     int64_t seq;
-    bool cosched_sort;
 };
-
-void gs_queue_set_coscheduling_sort(struct gs_queue *q, bool on)
-{
-    q->cosched_sort = on;
-}
 
 struct gs_queue *gs_queue_new(struct gs_world *w, gs_time initial_backoff, gs_time max_backoff)
 {
@@ -33,6 +53,7 @@ struct gs_queue *gs_queue_new(struct gs_world *w, gs_time initial_backoff, gs_ti
     q->w = w;
     q->initial_backoff = initial_backoff;
     q->max_backoff = max_backoff;
+    q->sort = &gs_plugin_priority_sort;
     return q;
 }
 
@@ -42,110 +63,102 @@ void gs_queue_free(struct gs_queue *q)
         return;
     gs_free(q->heap);
     gs_free(q->waiting);
+    gs_free(q->st);
     gs_free(q);
 }
 
-static int reserve(int **arr, int *cap, int need)
+/* The state of `pod`, grown to hold it (NULL when out of memory). */
+static struct qpod *grow_pod(struct gs_queue *q, int pod)
 {
-    if (need <= *cap)
-        return 0;
-    int ncap = *cap ? *cap * 2 : 64;
-    while (ncap < need)
-        ncap *= 2;
-    int *p = gs_realloc(*arr, sizeof *p * (size_t)ncap);
-    if (!p)
-        return GS_ENOMEM;
-    *arr = p;
-    *cap = ncap;
-    return 0;
+    if (GS_GROW_ZERO(q->st, q->st_cap, pod + 1))
+        return NULL;
+    return &q->st[pod];
 }
 
-/* Coscheduling Less (scheduler-plugins coscheduling.go): higher priority, then the earlier
- * PodGroup creationTimestamp (a pod outside a group: its initial attempt, here its creation),
- * then the smaller namespace/name of the group (or pod), which keeps siblings together; then
- * insertion order (the real heap leaves equal keys in no particular order). */
-static bool cosched_before(const struct gs_world *w, const struct gs_pod *a, const struct gs_pod *b)
+static const struct qpod none_pod = {.state = GS_Q_NONE};
+
+static const struct qpod *pod_state(const struct gs_queue *q, int pod)
 {
-    gs_time ta = a->group >= 0 ? w->groups[a->group].created_us : a->created_us;
-    gs_time tb = b->group >= 0 ? w->groups[b->group].created_us : b->created_us;
-    if (ta != tb)
-        return ta < tb;
-    const char *ka = a->group >= 0 ? w->groups[a->group].name : a->name;
-    const char *kb = b->group >= 0 ? w->groups[b->group].name : b->name;
-    int c = strcmp(ka, kb);
-    if (c != 0)
-        return c < 0;
-    return a->queue_seq < b->queue_seq;
+    return pod >= 0 && pod < q->st_cap ? &q->st[pod] : &none_pod;
 }
 
-/* PrioritySort Less: higher priority, then earlier queue timestamp, then insertion order. */
-static bool before_sort(const struct gs_queue *q, const struct gs_pod *a, const struct gs_pod *b)
+/* Less (the QueueSort plugin's order, then insertion). */
+static inline bool before(const struct gs_queue *q, const struct qentry *a, const struct qentry *b)
 {
-    if (a->tmpl->priority != b->tmpl->priority)
-        return a->tmpl->priority > b->tmpl->priority;
-    if (q->cosched_sort)
-        return cosched_before(q->w, a, b);
-    if (a->queue_ts != b->queue_ts)
-        return a->queue_ts < b->queue_ts;
-    return a->queue_seq < b->queue_seq;
+    if (a->key.k[0] != b->key.k[0])
+        return a->key.k[0] < b->key.k[0];
+    if (a->key.k[1] != b->key.k[1])
+        return a->key.k[1] < b->key.k[1];
+    if (q->sort->sort_tie) {
+        int c = q->sort->sort_tie(q->w, a->pod, b->pod);
+        if (c != 0)
+            return c < 0;
+    }
+    return a->seq < b->seq;
 }
 
-static void heap_set(struct gs_queue *q, int pos, int pod)
+static inline void heap_set(struct gs_queue *q, int pos, const struct qentry *e)
 {
-    q->heap[pos] = pod;
-    q->w->pods[pod].heap_pos = pos;
+    q->heap[pos] = *e;
+    q->st[e->pod].pos = pos;
 }
 
 static void sift_up(struct gs_queue *q, int pos)
 {
-    struct gs_pod *pods = q->w->pods;
-    int pod = q->heap[pos];
+    struct qentry e = q->heap[pos];
     while (pos > 0) {
         int parent = (pos - 1) / 2;
-        if (!before_sort(q, &pods[pod], &pods[q->heap[parent]]))
+        if (!before(q, &e, &q->heap[parent]))
             break;
-        heap_set(q, pos, q->heap[parent]);
+        heap_set(q, pos, &q->heap[parent]);
         pos = parent;
     }
-    heap_set(q, pos, pod);
+    heap_set(q, pos, &e);
 }
 
 static void sift_down(struct gs_queue *q, int pos)
 {
-    struct gs_pod *pods = q->w->pods;
-    int pod = q->heap[pos];
+    struct qentry e = q->heap[pos];
     for (;;) {
         int c = 2 * pos + 1;
         if (c >= q->nheap)
             break;
-        if (c + 1 < q->nheap && before_sort(q, &pods[q->heap[c + 1]], &pods[q->heap[c]]))
+        if (c + 1 < q->nheap && before(q, &q->heap[c + 1], &q->heap[c]))
             c++;
-        if (!before_sort(q, &pods[q->heap[c]], &pods[pod]))
+        if (!before(q, &q->heap[c], &e))
             break;
-        heap_set(q, pos, q->heap[c]);
+        heap_set(q, pos, &q->heap[c]);
         pos = c;
     }
-    heap_set(q, pos, pod);
+    heap_set(q, pos, &e);
+}
+
+static void entry_of(const struct gs_queue *q, int pod, struct qentry *e)
+{
+    const struct qpod *p = &q->st[pod];
+    q->sort->sort_key(q->w, pod, p->ts, &e->key);
+    e->seq = p->seq;
+    e->pod = pod;
 }
 
 static int push_active(struct gs_queue *q, int pod)
 {
-    if (reserve(&q->heap, &q->heap_cap, q->nheap + 1))
+    if (GS_GROW(q->heap, q->heap_cap, q->nheap + 1))
         return GS_ENOMEM;
-    q->w->pods[pod].qstate = GS_Q_ACTIVE;
-    q->heap[q->nheap] = pod;
-    q->w->pods[pod].heap_pos = q->nheap++;
+    q->st[pod].state = GS_Q_ACTIVE;
+    entry_of(q, pod, &q->heap[q->nheap]);
+    q->st[pod].pos = q->nheap++;
     sift_up(q, q->nheap - 1);
     return 0;
 }
 
 static void heap_remove(struct gs_queue *q, int pos)
 {
-    int last = q->heap[--q->nheap];
+    struct qentry last = q->heap[--q->nheap];
     if (pos < q->nheap) {
-        heap_set(q, pos, last);
+        heap_set(q, pos, &last);
         sift_up(q, pos);
-        sift_down(q, q->w->pods[last].heap_pos);
+        sift_down(q, q->st[last.pod].pos);
     }
 }
 
@@ -154,15 +167,29 @@ static void waiting_remove(struct gs_queue *q, int pos)
     int last = q->waiting[--q->nwaiting];
     if (pos < q->nwaiting) {
         q->waiting[pos] = last;
-        q->w->pods[last].heap_pos = pos;
+        q->st[last].pos = pos;
     }
+}
+
+int gs_queue_set_sort(struct gs_queue *q, const struct gs_sched_plugin *sort)
+{
+    if (!sort || !sort->sort_key)
+        return GS_EINVAL;
+    q->sort = sort;
+    for (int i = 0; i < q->nheap; i++)
+        entry_of(q, q->heap[i].pod, &q->heap[i]);
+    for (int i = q->nheap / 2 - 1; i >= 0; i--)
+        sift_down(q, i);
+    return 0;
 }
 
 int gs_queue_add(struct gs_queue *q, int pod, gs_time now)
 {
-    struct gs_pod *p = &q->w->pods[pod];
-    p->queue_ts = now;
-    p->queue_seq = q->seq++;
+    struct qpod *p = grow_pod(q, pod);
+    if (!p)
+        return GS_ENOMEM;
+    p->ts = now;
+    p->seq = q->seq++;
     p->attempts = 0;
     return push_active(q, pod);
 }
@@ -171,11 +198,11 @@ int gs_queue_pop(struct gs_queue *q)
 {
     if (q->nheap == 0)
         return -1;
-    int pod = q->heap[0];
+    int pod = q->heap[0].pod;
     heap_remove(q, 0);
-    struct gs_pod *p = &q->w->pods[pod];
-    p->qstate = GS_Q_NONE;
-    p->heap_pos = -1;
+    struct qpod *p = &q->st[pod];
+    p->state = GS_Q_NONE;
+    p->pos = -1;
     p->attempts++;
     return pod;
 }
@@ -198,35 +225,35 @@ gs_time gs_queue_backoff(const struct gs_queue *q, int attempts)
 
 int gs_queue_unschedulable(struct gs_queue *q, int pod, uint32_t plugins, gs_time now)
 {
-    struct gs_pod *p = &q->w->pods[pod];
-    if (reserve(&q->waiting, &q->waiting_cap, q->nwaiting + 1))
+    struct qpod *p = grow_pod(q, pod);
+    if (!p || GS_GROW(q->waiting, q->waiting_cap, q->nwaiting + 1))
         return GS_ENOMEM;
-    p->qstate = GS_Q_UNSCHEDULABLE;
+    p->state = GS_Q_UNSCHEDULABLE;
     p->unsched_plugins = plugins;
     /* The queue timestamp is refreshed when a failed pod is put back, so it queues behind
      * same-priority pods that arrived meanwhile (reference §1.1). */
-    p->queue_ts = now;
-    p->queue_seq = q->seq++;
+    p->ts = now;
+    p->seq = q->seq++;
     p->unschedulable_since = now;
     p->backoff_until = now + gs_queue_backoff(q, p->attempts);
-    p->heap_pos = q->nwaiting;
+    p->pos = q->nwaiting;
     q->waiting[q->nwaiting++] = pod;
     return 0;
 }
 
 /* Move waiting pod at position `pos` out of the pool: to activeQ if its backoff is over,
- * else to backoffQ (it stays in `waiting`, with qstate BACKOFF). Returns 1 when it went to
+ * else to backoffQ (it stays in `waiting`, in state BACKOFF). Returns 1 when it went to
  * activeQ. */
 static int move_pod(struct gs_queue *q, int pos, gs_time now, int *out, int cap, int *nout)
 {
     int pod = q->waiting[pos];
-    struct gs_pod *p = &q->w->pods[pod];
+    struct qpod *p = &q->st[pod];
     if (p->backoff_until <= now) {
         waiting_remove(q, pos);
         push_active(q, pod);
         return 1;
     }
-    p->qstate = GS_Q_BACKOFF;
+    p->state = GS_Q_BACKOFF;
     if (*nout < cap)
         out[(*nout)++] = pod;
     return 0;
@@ -264,8 +291,8 @@ int gs_queue_on_event(struct gs_queue *q, enum gs_cluster_event ev, gs_time now,
     *nout = 0;
     /* Backwards, so the swap-remove of waiting_remove only brings already-visited pods. */
     for (int i = q->nwaiting - 1; i >= 0; i--) {
-        struct gs_pod *p = &q->w->pods[q->waiting[i]];
-        if (p->qstate != GS_Q_UNSCHEDULABLE)
+        const struct qpod *p = &q->st[q->waiting[i]];
+        if (p->state != GS_Q_UNSCHEDULABLE)
             continue;
         if (p->unsched_plugins && !(p->unsched_plugins & mask))
             continue;
@@ -276,10 +303,10 @@ int gs_queue_on_event(struct gs_queue *q, enum gs_cluster_event ev, gs_time now,
 
 bool gs_queue_backoff_expired(struct gs_queue *q, int pod, gs_time now)
 {
-    struct gs_pod *p = &q->w->pods[pod];
-    if (p->qstate != GS_Q_BACKOFF || p->backoff_until > now)
+    const struct qpod *p = pod_state(q, pod);
+    if (p->state != GS_Q_BACKOFF || p->backoff_until > now)
         return false;
-    waiting_remove(q, p->heap_pos);
+    waiting_remove(q, p->pos);
     push_active(q, pod);
     return true;
 }
@@ -289,8 +316,8 @@ int gs_queue_flush(struct gs_queue *q, gs_time now, int *out, int cap, int *nout
     int moved = 0;
     *nout = 0;
     for (int i = q->nwaiting - 1; i >= 0; i--) {
-        struct gs_pod *p = &q->w->pods[q->waiting[i]];
-        if (p->qstate == GS_Q_UNSCHEDULABLE && now - p->unschedulable_since > GS_QUEUE_MAX_UNSCHEDULABLE)
+        const struct qpod *p = &q->st[q->waiting[i]];
+        if (p->state == GS_Q_UNSCHEDULABLE && now - p->unschedulable_since > GS_QUEUE_MAX_UNSCHEDULABLE)
             moved += move_pod(q, i, now, out, cap, nout);
     }
     return moved;
@@ -298,31 +325,33 @@ int gs_queue_flush(struct gs_queue *q, gs_time now, int *out, int cap, int *nout
 
 void gs_queue_remove(struct gs_queue *q, int pod)
 {
-    struct gs_pod *p = &q->w->pods[pod];
-    switch (p->qstate) {
+    if (pod < 0 || pod >= q->st_cap)
+        return;
+    struct qpod *p = &q->st[pod];
+    switch (p->state) {
     case GS_Q_ACTIVE:
-        heap_remove(q, p->heap_pos);
+        heap_remove(q, p->pos);
         break;
     case GS_Q_BACKOFF:
     case GS_Q_UNSCHEDULABLE:
     case GS_Q_GATED:
-        waiting_remove(q, p->heap_pos);
+        waiting_remove(q, p->pos);
         break;
     case GS_Q_NONE:
         break;
     }
-    p->qstate = GS_Q_NONE;
-    p->heap_pos = -1;
+    p->state = GS_Q_NONE;
+    p->pos = -1;
 }
 
 int gs_queue_activate(struct gs_queue *q, int pod, gs_time now)
 {
-    struct gs_pod *p = &q->w->pods[pod];
-    if (p->qstate != GS_Q_BACKOFF && p->qstate != GS_Q_UNSCHEDULABLE)
+    const struct qpod *p = pod_state(q, pod);
+    if (p->state != GS_Q_BACKOFF && p->state != GS_Q_UNSCHEDULABLE)
         return 0;
     if (p->backoff_until > now)
         return 0; /* still backing off: see queue.h */
-    waiting_remove(q, p->heap_pos);
+    waiting_remove(q, p->pos);
     return push_active(q, pod);
 }
 
@@ -334,9 +363,29 @@ void gs_queue_restart(struct gs_queue *q)
         push_active(q, pod);
     }
     for (int i = 0; i < q->nheap; i++) {
-        struct gs_pod *p = &q->w->pods[q->heap[i]];
+        struct qpod *p = &q->st[q->heap[i].pod];
         p->attempts = 0;
         p->backoff_until = 0;
         p->unsched_plugins = 0;
     }
+}
+
+enum gs_qstate gs_queue_state(const struct gs_queue *q, int pod)
+{
+    return pod_state(q, pod)->state;
+}
+
+int gs_queue_attempts(const struct gs_queue *q, int pod)
+{
+    return pod_state(q, pod)->attempts;
+}
+
+gs_time gs_queue_backoff_until(const struct gs_queue *q, int pod)
+{
+    return pod_state(q, pod)->backoff_until;
+}
+
+uint32_t gs_queue_unsched_plugins(const struct gs_queue *q, int pod)
+{
+    return pod_state(q, pod)->unsched_plugins;
 }

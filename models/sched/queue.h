@@ -1,17 +1,18 @@
 /* gpusim: kube-scheduler's scheduling queue: activeQ, backoffQ and the unschedulable pool.
  *
- * Follows kubernetes pkg/scheduler/backend/queue/scheduling_queue.go and backoff_queue.go and
- * plugins/queuesort/priority_sort.go (see ../shared/reference/kube-scheduler.md §1):
- * - activeQ is ordered by PrioritySort: higher priority first, then the earlier queue
- *   timestamp (the time the pod was last added), then the order of insertion;
+ * Follows kubernetes pkg/scheduler/backend/queue/scheduling_queue.go and backoff_queue.go
+ * (see ../shared/reference/kube-scheduler.md §1):
+ * - activeQ is ordered by the profile's QueueSort plugin (plugin.h: PrioritySort, higher
+ *   priority first, then the earlier queue timestamp, the time the pod was last added; or
+ *   Coscheduling's), then the order of insertion;
  * - a pod rejected by a cycle waits in the unschedulable pool; a cluster event that one of the
  *   plugins which rejected it registered for moves it to backoffQ (backoff not yet expired) or
  *   activeQ; pods rejected with no plugin recorded are moved by any event;
  * - backoff is initial × 2^(attempts−1), capped at max (defaults 1 s and 10 s);
  * - every 30 s, pods that have been unschedulable for more than 5 minutes are moved.
- * The queue keeps its state in the pods (struct gs_pod qstate, attempts, queue_ts, ...); time
- * is simulated microseconds. The caller (the run loop) schedules the backoff-expiry and flush
- * events; the queue only says when.
+ * The queue keeps its state per pod in arrays it owns (indexed by world pod index, grown as
+ * pods are queued); time is simulated microseconds. The caller (the run loop) schedules the
+ * backoff-expiry and flush events; the queue only says when.
  */
 #ifndef GPUSIM_QUEUE_H
 #define GPUSIM_QUEUE_H
@@ -20,6 +21,9 @@
 #include <stdint.h>
 
 #include "models/world.h"
+
+/* Where a pod is (QueuedPodInfo's place). */
+enum gs_qstate { GS_Q_NONE = 0, GS_Q_ACTIVE, GS_Q_BACKOFF, GS_Q_UNSCHEDULABLE, GS_Q_GATED };
 
 /* Cluster events that can make a rejected pod schedulable (framework.ClusterEvent). */
 enum gs_cluster_event {
@@ -37,15 +41,19 @@ enum gs_cluster_event {
 #define GS_QUEUE_MAX_UNSCHEDULABLE GS_MIN(5)
 
 struct gs_queue;
+struct gs_sched_plugin;
 
-/* Create a queue over `w` (borrowed). Backoff bounds in microseconds (upstream defaults:
+/* Create a queue over `w` (borrowed; the queue reads pods, never writes the world), ordered by
+ * PrioritySort until gs_queue_set_sort. Backoff bounds in microseconds (upstream defaults:
  * GS_SEC(1), GS_SEC(10)). NULL when out of memory. */
 struct gs_queue *gs_queue_new(struct gs_world *w, gs_time initial_backoff, gs_time max_backoff);
 void gs_queue_free(struct gs_queue *q);
 
-/* Order activeQ by the Coscheduling plugin's QueueSort instead of PrioritySort (the profile
- * enables Coscheduling, or gang admission). */
-void gs_queue_set_coscheduling_sort(struct gs_queue *q, bool on);
+/* Order activeQ by QueueSort plugin `sort` (plugin.h; borrowed, static; sched.h
+ * gs_sched_queue_sort gives the profile's, as scheduling_queue.go NewSchedulingQueue takes the
+ * profile's Less). The pods already in activeQ are ordered again. Returns 0, or GS_EINVAL when
+ * `sort` is NULL or has no QueueSort function (the order is then unchanged). */
+int gs_queue_set_sort(struct gs_queue *q, const struct gs_sched_plugin *sort);
 
 /* A new pod enters activeQ. Returns 0 or GS_ENOMEM. */
 int gs_queue_add(struct gs_queue *q, int pod, gs_time now);
@@ -100,5 +108,15 @@ int gs_queue_waiting_len(const struct gs_queue *q);
 
 /* Backoff duration after `attempts` attempts (1 → initial). */
 gs_time gs_queue_backoff(const struct gs_queue *q, int attempts);
+
+/* A pod's queue state (QueuedPodInfo, pkg/scheduler/framework/types.go): where it is
+ * (GS_Q_NONE for a pod never queued, popped or removed), its attempts (cycles it was popped for
+ * since it was added), the end of its backoff (µs; 0 before its first failure), and the plugins
+ * that rejected it last (UnschedulablePlugins: 1u << enum gs_plugin). Any pod index is fine
+ * (out of range: the state of a pod never queued). */
+enum gs_qstate gs_queue_state(const struct gs_queue *q, int pod);
+int gs_queue_attempts(const struct gs_queue *q, int pod);
+gs_time gs_queue_backoff_until(const struct gs_queue *q, int pod);
+uint32_t gs_queue_unsched_plugins(const struct gs_queue *q, int pod);
 
 #endif

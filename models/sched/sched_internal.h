@@ -1,11 +1,11 @@
-/* gpusim internal: state shared by the scheduler's files (framework.c, cache.c, message.c,
- * preemption.c, filters/, scores/). Not a public header.
+/* gpusim internal: state shared by the scheduler's files (framework.c, registry.c, cache.c,
+ * message.c, plugins/). Not a public header.
  *
  * A filter result is kept as a compact record (struct gs_fstat): the plugin, the code and what
  * failed (a reason kind, the taint, a bitmask of insufficient resources). Reason strings are
  * only produced when a FailedScheduling message or a gs_node_status is built, so the hot loop
  * never formats text. What the scheduler keeps between cycles (node copies, static verdicts,
- * template summaries) is described in cache.c.
+ * template summaries) is described in cache.c; the tables in framework.c.
  */
 #ifndef GPUSIM_SCHED_INTERNAL_H
 #define GPUSIM_SCHED_INTERNAL_H
@@ -15,7 +15,10 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "models/sched/plugin.h"
 #include "models/sched/sched.h"
+
+_Static_assert(GS_PL_COUNT < 32, "plugin masks (unsched_plugins, skip) are 32-bit");
 
 /* What a filter status says (one reason per kind, except GS_R_FIT: one per bit). */
 enum gs_reason_kind {
@@ -31,7 +34,7 @@ enum gs_reason_kind {
     GS_R_NOT_HELPFUL,        /* Preemption is not helpful for scheduling */
     GS_R_DRA_CANNOT_ALLOCATE, /* cannot allocate all claims (DynamicResources) */
     GS_R_DRA_NOT_AVAILABLE,  /* resourceclaim not available on the node (DynamicResources) */
-    GS_R_GPU_SHARE,          /* Insufficient alibabacloud.com/gpu-milli (filters/gpu_share.c) */
+    GS_R_GPU_SHARE,          /* Insufficient alibabacloud.com/gpu-milli (plugins/open_gpu_share.c) */
     GS_R_KINDS
 };
 
@@ -45,11 +48,11 @@ struct gs_fstat {
     uint64_t insuff; /* GS_R_FIT: bit r = Insufficient res r; bit GS_RES_PODS = Too many pods */
 };
 
-/* The static filters' verdict for one (template, node): what NodeUnschedulable, NodeName,
- * TaintToleration and NodeAffinity (the enabled ones, in order, stopping at the first failure)
- * say. They read only the pod template and the node's name, labels, taints and unschedulable
- * flag, so the verdict holds while the node's generation (gs_node.gen, bumped by gs_node_touch)
- * is the one it was computed at. */
+/* The static filters' verdict for one (template, node): what the Filter plugins flagged
+ * GS_PLF_STATIC_FILTER say (in table order, stopping at the first failure). They read only the
+ * pod template and the node's name, labels, taints and unschedulable flag, so the verdict holds
+ * while the node's generation (gs_node.gen, bumped by gs_node_touch) is the one it was
+ * computed at. A failing static plugin reports its own id. */
 struct gs_sverdict {
     uint32_t stamp; /* node gen + 1 when computed; 0: not computed */
     uint8_t code;   /* GS_ST_SUCCESS when every static filter passes */
@@ -58,21 +61,16 @@ struct gs_sverdict {
     int16_t taint;
 };
 
-/* The raw TaintToleration and NodeAffinity scores of one (template, node): they read only
- * what the static filters read (PreferNoSchedule taints, preferred terms). */
-struct gs_sscore {
-    uint32_t stamp; /* node gen + 1 when computed; 0: not computed */
-    int64_t taint;  /* 0 when the plugin is off */
-    int64_t aff;    /* 0 when the plugin is off or skips the pod */
-};
-
-/* One template's verdicts and raw scores per node. Templates whose static parts are equal
- * (tolerations, nodeSelector, node affinity, nodeName) share a slot. */
+/* One template's verdicts and static raw scores per node. Templates whose static parts are
+ * equal (tolerations, nodeSelector, node affinity, nodeName) share a slot. The raw scores of
+ * the Score plugins flagged GS_PLF_STATIC_SCORE (s->nsscore of them) are kept per node as
+ * sc[node * s->sc_stride]: the node generation + 1 it was computed at (0: never), then one
+ * value per plugin (0 when its PreScore skipped the template). */
 struct gs_tcache {
     const struct gs_pod_template *t; /* the template it was made for (NULL: free slot) */
     uint64_t used;                   /* last cycle that used it (least recently used goes) */
     struct gs_sverdict *v;           /* sized nodes_cap */
-    struct gs_sscore *sc;            /* sized nodes_cap (NULL: none, out of memory) */
+    int64_t *sc;                     /* sized nodes_cap * sc_stride (NULL: none, out of memory) */
 };
 #define GS_SCHED_TCACHE_SLOTS 32
 
@@ -126,14 +124,14 @@ struct gs_vsum {
     struct gs_vnode *v;              /* sized vcap */
     int vcap;
     struct gs_hcount h;              /* reason counts of the counted nodes' verdicts */
-    int pl_count[GS_PL_COUNT];       /* counted failing nodes per plugin */
+    int pl_count[GS_PL_MODELLED];    /* counted failing nodes per plugin */
     int ncounted, nfeasible, npot, npot_victims;
     /* the message last built from these sums (FailedScheduling text) */
     bool msg_valid;
     uint64_t msg_rev;
-    int msg_pe;                      /* enum gs_preempt_outcome */
+    uint64_t msg_key;                /* the PostFilter plugins' outcomes it was built with */
     char *msg;
-    size_t msg_cap;
+    int msg_cap;
 };
 #define GS_SCHED_VSUM_SLOTS 8
 
@@ -143,36 +141,49 @@ struct gs_adj {
     struct gs_resvec req;
 };
 
-/* PreFilter / PreScore state for the pod of the current cycle. */
+typedef void gs_filter_fn(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
+                          struct gs_fstat *st);
+
+/* A Filter plugin that is not static, at its place in the Filter table. */
+struct gs_fentry {
+    gs_filter_fn *fn;
+    int pos;              /* its index in the Filter table */
+    uint8_t id;           /* enum gs_plugin */
+    bool cluster;         /* GS_PLF_CLUSTER_FILTER */
+};
+
+/* PreFilter / PreScore state for the pod of the current cycle (CycleState). The fields before
+ * req_res are cleared by gs_sched_podctx, the arrays after it are valid up to their counts. */
 struct gs_podctx {
     int pod;
     const struct gs_pod_template *t;
     int32_t prio;
     int nres;                   /* w->res.n */
     int nreq;                   /* resources with a request > 0, in NodeResourcesFit's order */
-    int req_res[GS_RES_MAX];
-    int64_t req_val[GS_RES_MAX]; /* the request of req_res[i] */
     struct gs_tcache *tc;       /* static verdicts of this template (NULL: not cached) */
     bool requests_any;          /* any request > 0 (else only the pod count is checked) */
     bool tol_unschedulable;     /* tolerates node.kubernetes.io/unschedulable:NoSchedule */
     bool affinity_filter;       /* NodeAffinity Filter has something to check (PreFilter !Skip) */
     bool dra;                   /* DynamicResources PreFilter passed with claims: its Filter runs */
     int ndra;                   /* the pod's claims (indexes into the DRA state's claims) */
-    int dra_claims[32];         /* GS_DRA_POD_CLAIMS_MAX */
-    bool share;                 /* the GPU share filter runs (filters/gpu_share.c): share_req holds */
+    bool share;                 /* the GPU share filter runs (plugins/open_gpu_share.c): share_req holds */
     bool share_annotated;       /* the request came from the gpu-milli annotation */
     struct gs_gpushare_req share_req;
-    /* scoring */
+    int gpu_res;                /* Open-Gpu-Share PreFilter: nvidia.com/gpu's resource index (-1: none) */
+    /* after PreFilter: the plugins that returned Skip (1u << id), and how many Filter plugins
+     * run for this pod besides the static ones (ffn, fpos) */
+    uint32_t skip;
+    int nfilters;
+    bool cluster_filters;       /* one of them is GS_PLF_CLUSTER_FILTER */
+    /* arrays */
+    int req_res[GS_RES_MAX];
+    int64_t req_val[GS_RES_MAX]; /* the request of req_res[i] */
+    int dra_claims[32];         /* GS_DRA_POD_CLAIMS_MAX */
     int64_t fit_req[GS_SCHED_MAX_SCORE_RES]; /* per cfg.score_res: non-zero cpu/memory */
     int64_t bal_req[GS_SCHED_MAX_SCORE_RES]; /* per cfg.balanced_res: actual requests */
+    gs_filter_fn *ffn[GS_PL_COUNT]; /* the Filter functions that run besides the static ones */
+    int fpos[GS_PL_COUNT];      /* their places in the Filter table */
 };
-
-struct gs_sched;
-/* A filter plugin (filters/): leaves *st alone when the node passes, else sets code, plugin and
- * the reason (st arrives zeroed). `adj` adds nominated pods or removes preemption victims (only
- * NodeResourcesFit looks at it). */
-typedef void (*gs_filter_fn)(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                             const struct gs_adj *adj, struct gs_fstat *st);
 
 /* One preemption candidate: a node and its victims (offset into s->cand_victims). */
 struct gs_candidate {
@@ -181,15 +192,40 @@ struct gs_candidate {
     int nvictims;
 };
 
+/* One extension point's table: the plugins with a function there, in the profile's order (the
+ * always-on ones last), and their Score weights. */
+#define GS_SCHED_MAX_TABLE GS_SCHED_MAX_SET
+struct gs_table {
+    int n;
+    const struct gs_sched_plugin *p[GS_SCHED_MAX_TABLE];
+    int64_t weight[GS_SCHED_MAX_TABLE];
+};
+
+/* Coscheduling's memory (plugins/coscheduling.c): PodGroup backoffs (pgMgr.BackoffPodGroup). */
+struct gs_cosched {
+    gs_time *backoff_until; /* per world group index; 0: none */
+    int cap;
+    char msg[640];          /* PreFilter status text */
+    char post_msg[640];     /* PostFilter status text (the FailedScheduling text is built after
+                             * every PostFilter ran, from both) */
+};
+
 struct gs_sched {
     const struct gs_world *w;
     struct gs_sched_config cfg;
     struct gs_rng *rng;
-    gs_filter_fn filters[GS_PL_COUNT]; /* the enabled filter plugins, in order */
-    int nfilters;
-    gs_filter_fn sfilters[GS_PL_COUNT]; /* the enabled static ones (all before Fit), in order */
+    struct gs_table tab[GS_EP_COUNT];
+    bool has_score;             /* the expanded Score table is not empty (inert plugins count) */
+    /* the Filter table split for the fast path */
+    gs_filter_fn *sfilters[GS_SCHED_MAX_TABLE]; /* the static ones, in order */
     int nsfilters;
-    bool fit_enabled;           /* NodeResourcesFit filter on (it runs after the static ones) */
+    struct gs_fentry nsf[GS_SCHED_MAX_TABLE];  /* the others, in order */
+    int nnsf;
+    int filter_pos[GS_PL_COUNT];  /* a static plugin's index in the Filter table */
+    /* the static Score plugins (GS_PLF_STATIC_SCORE), cached per template and node */
+    int sscore_slot[GS_SCHED_MAX_TABLE]; /* per Score table entry: its value slot, -1: not cached */
+    int nsscore;
+    int sc_stride;              /* 1 + nsscore */
     struct gs_tcache tc[GS_SCHED_TCACHE_SLOTS];
     int ntc;
     uint64_t cycles;            /* cycles run (the template cache's clock) */
@@ -202,10 +238,11 @@ struct gs_sched {
     int *cand;                  /* the nodes a PreFilterResult leaves to filter (when restricted),
                                  * sized nodes_cap */
     int ncand;                  /* nodes to filter: those, or the whole snapshot */
-    bool restricted;            /* this cycle: NodeAffinity's PreFilterResult restricted the nodes */
-    bool prefilter_reject;      /* this cycle: PreFilter rejected the pod (terms conflict) */
-    const char *prefilter_msg;  /* its status message; NULL: NodeAffinity's terms conflict */
-    char cosched_msg[640];      /* Coscheduling PreFilter / PostFilter status text */
+    bool restricted;            /* this cycle: a PreFilterResult restricted the nodes */
+    bool prefilter_reject;      /* this cycle: PreFilter rejected the pod */
+    const char *prefilter_msg;  /* its status message */
+    char absent_msg[160];       /* this cycle: the absent nodes' reason when restricted
+                                 * ("node(s) didn't satisfy plugin(s) [NodeAffinity]") */
     gs_time now;                /* the run's clock (gs_sched_set_now), for PodGroup backoff */
     int *feasible;              /* sized nodes_cap */
     int nfeasible;
@@ -226,6 +263,7 @@ struct gs_sched {
     struct gs_mnode *m;         /* sized nodes_cap */
     int64_t *mres;              /* node n, resource r: [(n * mnres + r) * 2] = allocatable -
                                  * requested, [... + 1] = allocatable; sized mres_nodes nodes */
+    int mres_cap;
     int mnres;                  /* resources per node in mres */
     int mres_nodes;
     bool mfull;                 /* refresh every node at the next sync */
@@ -253,8 +291,9 @@ struct gs_sched {
     int nnom_adj, nom_adj_cap, nom_node_cap;
 
     /* scoring scratch, sized sc_cap */
-    int64_t *sc_fit, *sc_bal, *sc_taint, *sc_aff, *sc_total;
-    int sc_cap;
+    int64_t *sc_raw, *sc_total, *sc_tmp;
+    int *sc_idx;
+    int sc_raw_cap, sc_total_cap, sc_tmp_cap, sc_idx_cap;
 
     /* preemption scratch */
     int *potential;             /* sized nodes_cap */
@@ -272,25 +311,33 @@ struct gs_sched {
 
     /* strings */
     char **insuff;              /* "Insufficient <name>" per resource index (lazily built) */
-    int ninsuff;
+    int ninsuff_cap;
     char *msg;                  /* the message being built */
-    size_t msg_len, msg_cap;
+    int msg_len, msg_cap;
     char *scr;                  /* histogram rendering scratch */
-    size_t scr_len, scr_cap;
-    size_t *hoff;               /* rendered entries (offsets into scr) */
+    int scr_len, scr_cap;
+    int *hoff;                  /* rendered entries (offsets into scr) */
     const char **hptr;
-    int hcap;
+    int hoff_cap, hptr_cap;
     char taint_reason[1024];    /* gs_sched_filter_node's taint text */
+    char pf_msg[1100];          /* gs_sched_filter_node / the cycle: a PreFilter Error's text */
+    /* A Filter that returned an Error status this cycle (the first one): the attempt ends with
+     * its text as the FailedScheduling message. Set by the plugin, cleared by the framework. */
+    bool filter_error;
+    uint8_t filter_error_plugin;
+    char filter_error_msg[1024];
     bool oom;                   /* a scratch allocation failed this cycle */
-    /* DynamicResources (filters/dynamic_resources.c): the run's DRA state (borrowed, NULL:
-     * none), this cycle's Error status text (a claim or class that cannot be evaluated aborts
-     * the attempt) and the PreFilter reason */
+    /* DynamicResources (plugins/dynamic_resources.c): the run's DRA state (borrowed, NULL:
+     * none), and its cycle state: the PreFilter's reason */
     const struct gs_dra_state *dra;
-    bool dra_claims;            /* this cycle: the pod's claims passed PreFilter (PostFilter text) */
-    bool dra_error;
+    bool dra_claims;            /* this cycle: the pod's claims passed PreFilter (PostFilter text;
+                                 * cleared by the framework at each cycle) */
     char dra_msg[1024];
-    /* The FGD policies' state (scores/fgd_policies.c); NULL when none of them is enabled. */
-    struct gs_fgd_sched *fgd;
+    /* Plugin state (made by the plugins' init) */
+    struct gs_fgd_sched *fgd;   /* the FGD policies' (plugins/fgd_view.c); NULL: none in the tables */
+    struct gs_cosched *cs;      /* Coscheduling's; NULL: not in the tables */
+    int random_pick;            /* RandomScore's PreScore draw: an index into the feasible nodes */
+    int gpu_res;                /* Open-Gpu-Share: nvidia.com/gpu's resource index, -1 until found */
 };
 
 /* The status marks: a node has a filter status this cycle when its tag carries the epoch. */
@@ -304,16 +351,34 @@ static inline enum gs_status_code gs_st_code(const struct gs_sched *s, int node)
     return (enum gs_status_code)(s->st_tag[node] & 7);
 }
 
+/* ---- the plugins (plugins/ and the inert ones in registry.c) */
+extern const struct gs_sched_plugin gs_plugin_node_unschedulable, gs_plugin_node_name, gs_plugin_taint_toleration,
+    gs_plugin_node_affinity, gs_plugin_node_resources_fit, gs_plugin_dynamic_resources,
+    gs_plugin_balanced_allocation, gs_plugin_default_preemption, gs_plugin_coscheduling, gs_plugin_random_score,
+    gs_plugin_dot_product_score, gs_plugin_gpu_clustering_score, gs_plugin_gpu_packing_score,
+    gs_plugin_best_fit_score, gs_plugin_fgd_score, gs_plugin_open_gpu_share, gs_plugin_default_binder;
+
+/* ---- registry.c */
+/* NewFramework's expansion of c->plugins: per point, the plugins in order (inert and always-on
+ * ones included, GS_PLF_IGNORED names left out), Score weights resolved. 0 or GS_EINVAL with
+ * *err (may be NULL). */
+struct gs_expanded {
+    int n[GS_EP_COUNT];
+    const struct gs_sched_plugin *p[GS_EP_COUNT][GS_SCHED_MAX_TABLE];
+    int64_t weight[GS_EP_COUNT][GS_SCHED_MAX_TABLE];
+};
+int gs_sched_expand(const struct gs_sched_config *c, struct gs_expanded *x, struct gs_profile_error *err);
+
 /* ---- message.c (used inline below) */
 void gs_hcount_taint(struct gs_sched *s, struct gs_hcount *h, const struct gs_fstat *st, int sign);
 /* The counter of the untolerated taint (key, value) ("" for no value). */
 void gs_hcount_taint_kv(struct gs_sched *s, struct gs_hcount *h, const char *key, const char *value, int sign);
 
 /* ---- cache.c */
-/* The static verdict cache slot of template t (NULL: no static filter, or out of memory). */
+/* The template cache slot of template t (NULL: no static filter, or out of memory). */
 struct gs_tcache *gs_sched_tcache_get(struct gs_sched *s, const struct gs_pod_template *t);
-/* The enabled static filters on n, in order, stopping at the first failure. */
-void gs_sched_run_static(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n, struct gs_fstat *st);
+/* The static filters on node `node`, in order, stopping at the first failure. */
+void gs_sched_run_static(struct gs_sched *s, const struct gs_podctx *pc, int node, struct gs_fstat *st);
 /* Bring the node copies and the snapshot up to date with the world. 0 or GS_ENOMEM. */
 int gs_sched_mirror_sync(struct gs_sched *s);
 /* The summary of pc's template, brought up to date (the copies must be). NULL when the
@@ -324,14 +389,13 @@ void gs_sched_vsum_failed(struct gs_sched *s, const struct gs_pod_template *t);
 void gs_sched_vsum_free(struct gs_sched *s);
 
 /* The static filters' verdict for `node` (whose generation is `gen`), from pc->tc when it holds
- * one for that generation, else computed (and kept). */
+ * one for that generation, else computed (and kept). st arrives {.node = node}. */
 static inline void gs_static_verdict(struct gs_sched *s, const struct gs_podctx *pc, int node, uint32_t gen,
                                      struct gs_fstat *st)
 {
-    const struct gs_node *n = &s->w->nodes[node];
     struct gs_tcache *c = pc->tc;
     if (!c) {
-        gs_sched_run_static(s, pc, n, st);
+        gs_sched_run_static(s, pc, node, st);
         return;
     }
     struct gs_sverdict *v = &c->v[node];
@@ -344,181 +408,116 @@ static inline void gs_static_verdict(struct gs_sched *s, const struct gs_podctx 
 #ifndef NDEBUG
         /* A node changed without gs_node_touch would show here (debug builds). */
         struct gs_fstat chk = {.node = node};
-        gs_sched_run_static(s, pc, n, &chk);
+        gs_sched_run_static(s, pc, node, &chk);
         GS_ASSERT(chk.code == st->code && chk.plugin == st->plugin && chk.kind == st->kind &&
                   chk.taint == st->taint);
 #endif
         return;
     }
-    gs_sched_run_static(s, pc, n, st);
+    gs_sched_run_static(s, pc, node, st);
     *v = (struct gs_sverdict){
         .stamp = stamp, .code = st->code, .plugin = st->plugin, .kind = st->kind, .taint = st->taint};
 }
 
-/* The NodeResourcesFit status for a node short of the resources in mask `insuff` (nothing when
- * 0); from 1.34 UnschedulableAndUnresolvable when a request exceeds the node's whole
- * allocatable (fit.go, kubernetes PR 131345). */
-static inline void gs_fit_status(const struct gs_sched *s, struct gs_fstat *st, uint64_t insuff, bool unresolvable)
+/* The Filter plugins that run for this pod besides the static ones, in table order, on `node`
+ * with `adj`, given the static plugins' verdict `sv`: a plugin placed before the failing
+ * static one runs first; the first failure is the node's status (st arrives {.node = node}). */
+static inline void gs_run_dynamic(struct gs_sched *s, const struct gs_podctx *pc, int node,
+                                  const struct gs_adj *adj, const struct gs_fstat *sv, struct gs_fstat *st)
 {
-    if (!insuff)
-        return;
-    st->code = unresolvable && s->cfg.fit_unresolvable ? GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE
-                                                        : GS_ST_UNSCHEDULABLE;
-    st->plugin = GS_PL_NODE_RESOURCES_FIT;
-    st->kind = GS_R_FIT;
-    st->insuff = insuff;
-}
-
-/* NodeResourcesFit (as gs_fit_check) on the copies of node `node`'s data. */
-static inline void gs_mfit_check(const struct gs_sched *s, const struct gs_podctx *pc, int node,
-                                 const struct gs_adj *adj, struct gs_fstat *st)
-{
-    /* npods + adj + 1 > allocatable, as room = allocatable - npods */
-    uint64_t insuff = (uint64_t)((adj ? adj->npods : 0) + 1 > s->m[node].pods_room) << GS_RES_PODS;
-    uint64_t unresolvable = 0;
-    if (pc->requests_any) {
-        /* Without branches on the node's values: which resources fall short varies from node to
-         * node and would be mispredicted. */
-        const int64_t *res = &s->mres[(size_t)node * (size_t)s->mnres * 2];
-        for (int i = 0; i < pc->nreq; i++) {
-            int r = pc->req_res[i];
-            int64_t req = pc->req_val[i];
-            /* allocatable - (requested + adj) */
-            int64_t room = res[2 * r] - (adj ? adj->req.v[r] : 0);
-            uint64_t short_ = (uint64_t)(req > room);
-            insuff |= short_ << r;
-            unresolvable |= short_ & (uint64_t)(req > res[2 * r + 1]);
+    if (sv->code == GS_ST_SUCCESS) {
+        for (int i = 0; i < pc->nfilters; i++) {
+            pc->ffn[i](s, pc, node, adj, st);
+            if (st->code != GS_ST_SUCCESS)
+                return;
         }
+        return;
     }
-    gs_fit_status(s, st, insuff, unresolvable);
+    int lim = s->filter_pos[sv->plugin];
+    for (int i = 0; i < pc->nfilters && pc->fpos[i] < lim; i++) {
+        pc->ffn[i](s, pc, node, adj, st);
+        if (st->code != GS_ST_SUCCESS)
+            return;
+    }
+    {
+        st->code = sv->code;
+        st->plugin = sv->plugin;
+        st->kind = sv->kind;
+        st->taint = sv->taint;
+    }
 }
-
-void gs_filter_gpu_share(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                         const struct gs_adj *adj, struct gs_fstat *st); /* documented below */
 
 /* A node's filter verdict without nominated pods, on the copies (st arrives {.node = node}). */
 static inline void gs_node_verdict(struct gs_sched *s, const struct gs_podctx *pc, int node, struct gs_fstat *st)
 {
-    if (s->nsfilters) {
-        gs_static_verdict(s, pc, node, s->m[node].gen, st);
-        if (st->code != GS_ST_SUCCESS)
-            return;
-    }
-    if (s->fit_enabled) {
-        gs_mfit_check(s, pc, node, NULL, st);
-        if (st->code != GS_ST_SUCCESS)
-            return;
-    }
-    if (pc->share)
-        gs_filter_gpu_share(s, pc, &s->w->nodes[node], NULL, st);
+    struct gs_fstat sv = {.node = node};
+    if (s->nsfilters)
+        gs_static_verdict(s, pc, node, s->m[node].gen, &sv);
+    gs_run_dynamic(s, pc, node, NULL, &sv, st);
 }
 
 /* ---- framework.c */
-/* Run the enabled filter plugins in order on `node` with `adj` (NULL: none); the static ones'
- * verdict comes from the template cache when pc->tc is set and the node's generation matches. */
+/* Run the Filter table on `node` with `adj` (NULL: none), the static plugins' verdict from the
+ * template cache when pc->tc is set and the node's generation matches. The node copies must be
+ * up to date. */
 void gs_sched_run_filters(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
                           struct gs_fstat *st);
 /* RunFilterPluginsWithNominatedPods: with the node's nominated pods (priority >= the pod's)
  * added on top of `adj`, then without them; both must pass. */
 void gs_sched_run_filters_nominated(struct gs_sched *s, const struct gs_podctx *pc, int node,
                                     const struct gs_adj *adj, struct gs_fstat *st);
-/* Build the pod context (PreFilter/PreScore state). pc->tc is left NULL (no cache). */
+/* Build the pod's cycle state before PreFilter (requests, tolerations, GPU share, PreScore
+ * inputs). pc->tc is left NULL (no cache); no Filter plugin is listed yet. */
 void gs_sched_podctx(struct gs_sched *s, int p, struct gs_podctx *pc);
 /* True when templates a and b have the same static parts (what the static filters and the
- * TaintToleration / NodeAffinity scores read): nodeName, tolerations, nodeSelector, required
- * and preferred node affinity. */
+ * static scores read): nodeName, tolerations, nodeSelector, required and preferred node
+ * affinity. */
 bool gs_tmpl_static_equal(const struct gs_pod_template *a, const struct gs_pod_template *b);
-
-/* ---- filters/: one file per plugin, each a gs_filter_fn. Each leaves *st alone when the
- * node passes and otherwise sets code, plugin and the reason (st arrives zeroed). `adj` adds
- * nominated pods or removes preemption victims (only NodeResourcesFit looks at it). */
-void gs_filter_node_unschedulable(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                                  const struct gs_adj *adj, struct gs_fstat *st);
-void gs_filter_node_name(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                         const struct gs_adj *adj, struct gs_fstat *st);
-void gs_filter_taint_toleration(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                                const struct gs_adj *adj, struct gs_fstat *st);
-void gs_filter_node_affinity(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                             const struct gs_adj *adj, struct gs_fstat *st);
-void gs_filter_node_resources_fit(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                                  const struct gs_adj *adj, struct gs_fstat *st);
-/* DynamicResources (filters/dynamic_resources.c). PreFilter: for a pod with
- * spec.resourceClaims when the plugin is enabled and a DRA state is set, resolve and check its
- * claims into pc->dra_claims (pc->dra set): 0 fine (or no claims: Skip), 1 rejected with the
- * reason in s->dra_msg (UnschedulableAndUnresolvable), 2 an Error status (text in s->dra_msg).
- * Filter: only when pc->dra; an Error sets s->dra_error and s->dra_msg. */
-int gs_sched_dra_prefilter(struct gs_sched *s, struct gs_podctx *pc);
-void gs_filter_dynamic_resources(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                                 const struct gs_adj *adj, struct gs_fstat *st);
-/* GPU shares (filters/gpu_share.c). gs_share_podctx sets pc->share / share_req from the pod's
- * template (annotation alibabacloud.com/gpu-milli, or nvidia.com/gpu whole GPUs). The filter:
- * a share pod needs a GPU of the node (n->gpus) with that many free milli-GPU; a whole-GPU pod
- * needs that many fully free GPUs, checked only on a node where a share holds part of a GPU and
- * without `adj` (elsewhere NodeResourcesFit's count is the same check). Unschedulable, reason
- * GS_R_GPU_SHARE, reported as NodeResourcesFit's. */
-void gs_share_podctx(const struct gs_world *w, struct gs_podctx *pc);
-void gs_filter_gpu_share(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                         const struct gs_adj *adj, struct gs_fstat *st);
-
-/* NodeResourcesFit's check (filters/node_resources_fit.c documents the rules), inline for the
- * cycle's hot loop: only the resources the pod requests (pc->req_res, pc->req_val) are read. */
-static inline void gs_fit_check(const struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                                const struct gs_adj *adj, struct gs_fstat *st)
-{
-    uint64_t insuff = 0;
-    bool unresolvable = false;
-    int64_t npods = n->npods + (adj ? adj->npods : 0);
-    if (npods + 1 > n->allocatable.v[GS_RES_PODS])
-        insuff |= UINT64_C(1) << GS_RES_PODS;
-    if (pc->requests_any) {
-        for (int i = 0; i < pc->nreq; i++) {
-            int r = pc->req_res[i];
-            int64_t req = pc->req_val[i];
-            int64_t used = n->requested.v[r] + (adj ? adj->req.v[r] : 0);
-            int64_t alloc = n->allocatable.v[r];
-            if (req > alloc - used) {
-                insuff |= UINT64_C(1) << r;
-                if (req > alloc)
-                    unresolvable = true;
-            }
-        }
-    }
-    gs_fit_status(s, st, insuff, unresolvable);
-}
-
-/* nodeaffinity helpers (filters/node_affinity.c), shared with the NodeAffinity score. */
-/* True when `term` (a NodeSelectorTerm) selects node `n`; a term that fails to parse, or an
- * empty term, selects nothing (component-helpers/scheduling/corev1/nodeaffinity). */
-bool gs_term_matches(const struct gs_term *term, const struct gs_node *n);
-/* NodeAffinity PreFilter on the required terms' matchFields metadata.name In [...]:
- * returns 0 for "all nodes", 1 when the nodes are restricted (then gs_affinity_name_allowed
- * decides per node), -1 for "pod affinity terms conflict". */
-int gs_affinity_prefilter(const struct gs_pod_template *t);
-bool gs_affinity_name_allowed(const struct gs_pod_template *t, const char *node_name);
-
-/* ---- scores/ */
-/* NodeResourcesFit score (LeastAllocated / MostAllocated / RequestedToCapacityRatio). */
-int64_t gs_score_resource_fit(const struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n);
-/* NodeResourcesBalancedAllocation: true when its PreScore returns Skip (best-effort pod,
- * 1.33+), else the score of a node. */
-bool gs_score_balanced_skip(const struct gs_sched *s, const struct gs_podctx *pc);
-int64_t gs_score_balanced(const struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n);
-/* TaintToleration raw score: PreferNoSchedule taints not tolerated. */
-int64_t gs_score_taint_raw(const struct gs_podctx *pc, const struct gs_node *n);
-/* NodeAffinity raw score: sum of the weights of matching preferred terms; skip when none. */
-bool gs_score_affinity_skip(const struct gs_podctx *pc);
-int64_t gs_score_affinity_raw(const struct gs_podctx *pc, const struct gs_node *n);
-/* helper.DefaultNormalizeScore(100, reverse, scores). */
-void gs_score_normalize(int64_t *scores, int n, bool reverse);
-/* The FGD paper's policies (scores/fgd_policies.c). gs_sched_fgd_new sets s->fgd when one of
- * them is enabled in s->cfg (0 or GS_ENOMEM); gs_sched_fgd_free frees it. gs_score_fgd_plugins
- * adds each enabled one's weighted score of feasible[i] to s->sc_total[i] (0 or GS_ENOMEM). */
-struct gs_fgd_sched;
-int gs_sched_fgd_new(struct gs_sched *s);
-void gs_sched_fgd_free(struct gs_sched *s);
-int gs_score_fgd_plugins(struct gs_sched *s, const struct gs_podctx *pc, const int *feasible, int nfeasible);
 /* prioritizeNodes: fill s->sc_total[i] for feasible[0..nfeasible). 0 or GS_ENOMEM. */
-int gs_sched_score_all(struct gs_sched *s, const struct gs_podctx *pc, const int *feasible, int nfeasible);
+int gs_sched_score_all(struct gs_sched *s, struct gs_podctx *pc, const int *feasible, int nfeasible);
+
+/* ---- plugins/ helpers shared between plugins */
+/* NodeResourcesFit on the copies of node `node`'s data (plugins/node_resources_fit.c). */
+void gs_fit_filter(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
+                   struct gs_fstat *st);
+/* nodeaffinity helpers (plugins/node_affinity.c). True when `term` (a NodeSelectorTerm) selects
+ * node `n`; a term that fails to parse, or an empty term, selects nothing
+ * (component-helpers/scheduling/corev1/nodeaffinity). */
+bool gs_term_matches(const struct gs_term *term, const struct gs_node *n);
+/* helper.DefaultNormalizeScore(100, reverse, scores) (plugins/taint_toleration.c). */
+void gs_score_normalize(int64_t *scores, int n, bool reverse);
+/* GPU shares (plugins/open_gpu_share.c): pc->share / share_req from the pod's template
+ * (annotation alibabacloud.com/gpu-milli, or nvidia.com/gpu whole GPUs). */
+void gs_share_podctx(const struct gs_world *w, struct gs_podctx *pc);
+/* DynamicResources' PreFilter work (plugins/dynamic_resources.c): 0 fine (pc->dra set when the
+ * pod has claims to filter), 1 rejected (reason in s->dra_msg), 2 an Error (text in s->dra_msg). */
+int gs_sched_dra_prefilter(struct gs_sched *s, struct gs_podctx *pc);
+/* DefaultPreemption (plugins/default_preemption.c). */
+enum gs_preempt_outcome {
+    GS_PE_NOT_ELIGIBLE_NEVER,
+    GS_PE_NOT_ELIGIBLE_TERMINATING,
+    GS_PE_NO_CANDIDATES,       /* s->ph counts the dry-run statuses; s->ph_marked nodes have one */
+    GS_PE_CANDIDATE            /* out->nominated_node / victims / lost are set */
+};
+enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_podctx *pc,
+                                         struct gs_cycle_result *out);
+/* The FGD policies' shared state (plugins/fgd_view.c). */
+struct gs_fgd_sched;
+struct gs_fgd_pod;
+struct gs_fgd_node;
+/* Make s->fgd if missing (0 or GS_ENOMEM); with_tags: the view keeps the pods' tags
+ * (GpuClusteringScore), with_typical: the typical-pod set is read (FGDScore). */
+int gs_fgd_state_init(struct gs_sched *s, bool with_tags, bool with_typical);
+void gs_fgd_state_fini(struct gs_sched *s);
+/* Sync the view with the world and size the scratch for the n nodes to score; 0 or GS_ENOMEM. */
+int gs_fgd_prepare(struct gs_sched *s, const int *nodes, int n);
+/* The pod as the policies see it, and the view's node. */
+void gs_fgd_sched_pod(const struct gs_podctx *pc, struct gs_fgd_pod *p);
+const struct gs_fgd_node *gs_fgd_node_of(const struct gs_sched *s, int node);
+int64_t *gs_fgd_scratch(const struct gs_sched *s);
+/* FGDScore's score of `node` (memoised per node version and template) and its GPU choice. */
+int gs_fgd_score_node(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_fgd_pod *p, int node);
+int gs_fgd_share_choice(struct gs_sched *s, int pod, int node);
 
 /* ---- message.c */
 /* Reset / append to the message buffer (s->msg). Appends set s->oom on failure. */
@@ -559,16 +558,6 @@ static inline void gs_hcount_status(struct gs_sched *s, struct gs_hcount *h, con
 void gs_hcount_render(struct gs_sched *s, const struct gs_hcount *h);
 void gs_hcount_free(struct gs_hcount *h);
 
-/* ---- preemption.c */
-enum gs_preempt_outcome {
-    GS_PE_NOT_ELIGIBLE_NEVER,
-    GS_PE_NOT_ELIGIBLE_TERMINATING,
-    GS_PE_NO_CANDIDATES,       /* s->ph counts the dry-run statuses; s->ph_marked nodes have one */
-    GS_PE_CANDIDATE            /* out->nominated_node / victims / lost are set */
-};
-enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_podctx *pc,
-                                         struct gs_cycle_result *out);
-
 /* Reason strings (exact upstream text). */
 #define GS_MSG_UNSCHEDULABLE "node(s) were unschedulable"
 #define GS_MSG_NODE_NAME "node(s) didn't match the requested node name"
@@ -576,7 +565,6 @@ enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_pod
 #define GS_MSG_AFFINITY "node(s) didn't match Pod's node affinity/selector"
 #define GS_MSG_TOO_MANY_PODS "Too many pods"
 #define GS_MSG_PREFILTER_EXCLUDED "node is filtered out by the prefilter result"
-#define GS_MSG_PREFILTER_ABSENT "node(s) didn't satisfy plugin(s) [NodeAffinity]"
 #define GS_MSG_AFFINITY_CONFLICT "pod affinity terms conflict"
 #define GS_MSG_NO_VICTIMS "No preemption victims found for incoming pod"
 #define GS_MSG_NOT_HELPFUL "Preemption is not helpful for scheduling"

@@ -50,9 +50,9 @@ static int ensure_scratch(struct scheduler *s, struct gs_cluster *c)
 static void schedule_backoffs(struct scheduler *s, struct gs_cluster *c, int n)
 {
     for (int i = 0; i < n; i++) {
-        const struct gs_pod *p = &c->w->pods[s->scratch[i]];
-        gs_cluster_timer(c, s->self, p->backoff_until, GS_PRIO_QUEUE, SCHED_TIMER_BACKOFF, s->scratch[i],
-                         p->attempts, false);
+        int p = s->scratch[i];
+        gs_cluster_timer(c, s->self, gs_queue_backoff_until(s->queue, p), GS_PRIO_QUEUE, SCHED_TIMER_BACKOFF, p,
+                         gs_queue_attempts(s->queue, p), false);
     }
 }
 
@@ -87,10 +87,61 @@ void gs_scheduler_bind(struct scheduler *s, struct gs_cluster *c, int p, int n)
     if (n >= 0)
         gs_cluster_assume(c, p, n);
     int node = c->w->pods[p].node;
-    gs_cluster_bind_claims(c, p, node);               /* DynamicResources PreBind */
-    int gpu = gs_sched_share_gpu(s->sched, p, node); /* FGDScore's GPU for a share, -1 */
+    gs_sched_prebind(s->sched, p, node, &s->client);
+    gs_sched_bind(s->sched, p, node, &s->client);
+}
+
+void gs_scheduler_reject_one(struct scheduler *s, struct gs_cluster *c, int p, const char *message, uint32_t plugins)
+{
     gs_scheduler_cancel_permit(s, c, p);
-    gs_cluster_bind(c, p, -1, gpu);                   /* DefaultBinder */
+    gs_cluster_forget(c, p);
+    gs_scheduler_unschedulable(s, c, p, message, plugins);
+}
+
+/* ------------------------------------------------------------------ the framework's client */
+
+/* DynamicResources' PreBind: the pod's claims allocated and reserved on the node. */
+static int client_claims_bind(void *ctx, int pod, int node)
+{
+    struct scheduler *s = ctx;
+    gs_cluster_bind_claims(s->c, pod, node);
+    return 0;
+}
+
+/* A PreBind plugin (the FGD simulator's) chose the GPU of the pod's share. */
+static void client_set_share_gpu(void *ctx, int pod, int gpu)
+{
+    struct scheduler *s = ctx;
+    s->share_pod = pod;
+    s->share_gpu = gpu;
+}
+
+/* DefaultBinder: the pod, assumed on its node, is bound there. */
+static int client_bind(void *ctx, int pod, int node)
+{
+    (void)node;
+    struct scheduler *s = ctx;
+    int gpu = s->share_pod == pod ? s->share_gpu : -1;
+    s->share_pod = -1;
+    gs_scheduler_cancel_permit(s, s->c, pod);
+    gs_cluster_bind(s->c, pod, -1, gpu);
+    return 0;
+}
+
+/* Handle.Activate: a waiting pod's siblings come forward in the queue. */
+static void client_activate(void *ctx, int pod)
+{
+    struct scheduler *s = ctx;
+    if (gs_queue_activate(s->queue, pod, gs_cluster_now(s->c)))
+        gs_cluster_fail(s->c, GS_ENOMEM);
+}
+
+/* Unreserve of a PodGroup's member: a sibling waiting at Permit is rejected. */
+static void client_reject_waiting(void *ctx, int pod, enum gs_plugin plugin, const char *msg)
+{
+    struct scheduler *s = ctx;
+    gs_scheduler_reject_one(s, s->c, pod, msg, 1u << plugin);
+    s->rejected_waiting++;
 }
 
 /* DefaultPreemption's result: the pod is nominated, lower-priority pods nominated to that node
@@ -132,14 +183,10 @@ static void cycle(struct scheduler *s, struct gs_cluster *c)
     struct gs_cycle_result res;
     gs_sched_cycle(s->sched, p, &res);
     c->cycles++;
-    if (res.node >= 0) {
-        if (group >= 0 && cfg->filter_enabled[GS_PL_COSCHEDULING])
-            gs_scheduler_reserve(s, c, p, res.node);
-        else
-            gs_scheduler_bind(s, c, p, res.node);
-    } else {
+    if (res.node >= 0)
+        gs_scheduler_reserve(s, c, p, res.node);
+    else
         gs_scheduler_failed(s, c, p, &res);
-    }
     gs_scheduler_want_cycle(s, c);
 }
 
@@ -178,8 +225,6 @@ static void restart(struct scheduler *s, struct gs_cluster *c, const struct gs_s
         if (gs_queue_add(s->queue, i, now))
             gs_cluster_fail(c, GS_ENOMEM);
     }
-    for (int g = 0; g < w->ngroups; g++)
-        w->groups[g].backoff_until = 0;
     gs_queue_restart(s->queue);
     struct gs_sched *fresh = gs_sched_new(w, &c->sc->sched, c->rng);
     if (!fresh) {
@@ -188,7 +233,8 @@ static void restart(struct scheduler *s, struct gs_cluster *c, const struct gs_s
     }
     gs_sched_free(s->sched);
     s->sched = fresh;
-    /* What lives in the API (claims, slices) and the run's typical pods are the new one's too. */
+    /* PodGroup backoffs (Coscheduling's memory) start over with it; what lives in the API
+     * (claims, slices) and the run's typical pods are the new one's too. */
     gs_sched_set_dra(s->sched, c->dra);
     if (c->typical)
         gs_sched_set_fgd_typical(s->sched, c->typical);
@@ -207,11 +253,21 @@ static int setup(struct gs_cluster *c, int self, void **state)
         return GS_ENOMEM;
     *state = s;
     s->self = self;
+    s->c = c;
+    s->share_pod = -1;
+    s->client = (struct gs_sched_client){.ctx = s,
+                                         .claims_bind = client_claims_bind,
+                                         .set_share_gpu = client_set_share_gpu,
+                                         .bind = client_bind,
+                                         .activate = client_activate,
+                                         .reject_waiting = client_reject_waiting};
     s->queue = gs_queue_new(c->w, DEFAULT_BACKOFF_INITIAL, DEFAULT_BACKOFF_MAX);
     s->sched = gs_sched_new(c->w, &c->sc->sched, c->rng);
     if (!s->queue || !s->sched)
         return GS_ENOMEM;
-    gs_queue_set_coscheduling_sort(s->queue, c->sc->sched.filter_enabled[GS_PL_COSCHEDULING]);
+    int rc = gs_queue_set_sort(s->queue, gs_sched_queue_sort(s->sched));
+    if (rc)
+        return rc;
     gs_sched_set_dra(s->sched, c->dra);
     if (c->typical)
         gs_sched_set_fgd_typical(s->sched, c->typical);
@@ -266,7 +322,7 @@ static void on_timer(void *state, struct gs_cluster *c, int type, int64_t a, int
         cycle(s, c);
         break;
     case SCHED_TIMER_BACKOFF:
-        if (c->w->pods[a].attempts == (int)b && gs_queue_backoff_expired(s->queue, (int)a, gs_cluster_now(c)))
+        if (gs_queue_attempts(s->queue, (int)a) == (int)b && gs_queue_backoff_expired(s->queue, (int)a, gs_cluster_now(c)))
             gs_scheduler_want_cycle(s, c);
         break;
     case SCHED_TIMER_FLUSH:

@@ -1,12 +1,13 @@
-/* PodGroups in the scheduler controller: the Coscheduling plugin's Permit (reserved pods wait for
- * their siblings; a timeout or a PostFilter rejection releases them) and gang admission (a group
- * placed all at once or not at all). The plugin's rules are in models/admission/gang.c.
+/* PodGroups in the scheduler controller: Reserve and Permit (reserved pods wait for their
+ * siblings; a timeout or a PostFilter rejection releases them) and gang admission (a group
+ * placed all at once or not at all; models/admission/gang.c).
  *
- * Upstream: kubernetes-sigs/scheduler-plugins pkg/coscheduling/coscheduling.go (Permit: Wait
- * with GetWaitTimeDuration and Activate the siblings; Unreserve and PostFilter: reject the
- * waiting siblings; podGroupBackoff), kubernetes pkg/scheduler/framework/runtime/
- * waiting_pods_map.go (the timeout text), pkg/scheduler/schedule_one.go handleBindingCycleError
- * (an Unreserved pod goes back to the queue and its release is an AssignedPodDelete event). */
+ * The plugins decide (models/sched/plugins/coscheduling.c: Permit waits for the siblings and
+ * activates them, Unreserve and PostFilter reject the waiting siblings, the PodGroup backoff);
+ * this file keeps the waiting pods (their timers, their resources) as the framework's
+ * waitingPods map does: kubernetes pkg/scheduler/framework/runtime/waiting_pods_map.go (the
+ * timeout text), pkg/scheduler/schedule_one.go handleBindingCycleError (an Unreserved pod goes
+ * back to the queue and its release is an AssignedPodDelete event). */
 #include <stdio.h>
 
 #include "base/alloc.h"
@@ -14,15 +15,6 @@
 #include "base/error.h"
 #include "models/admission/gang.h"
 #include "sim/controllers/scheduler.h"
-
-/* A waiting pod is rejected: Unreserve (resources released), FailedScheduling with `message`,
- * back to the unschedulable pool (Coscheduling events requeue it). */
-static void reject_one(struct scheduler *s, struct gs_cluster *c, int p, const char *message)
-{
-    gs_scheduler_cancel_permit(s, c, p);
-    gs_cluster_forget(c, p);
-    gs_scheduler_unschedulable(s, c, p, message, 1u << GS_PL_COSCHEDULING);
-}
 
 void gs_scheduler_reject_waiting(struct scheduler *s, struct gs_cluster *c, int g, const char *message)
 {
@@ -32,12 +24,9 @@ void gs_scheduler_reject_waiting(struct scheduler *s, struct gs_cluster *c, int 
     bool any = false;
     for (int i = w->groups[g].first_pod; i >= 0; i = w->pods[i].next_in_group)
         if (w->pods[i].permit_waiting) {
-            reject_one(s, c, i, message);
+            gs_scheduler_reject_one(s, c, i, message, 1u << GS_PL_COSCHEDULING);
             any = true;
         }
-    gs_time b = c->sc->sched.pg_backoff_us;
-    if (b > 0)
-        w->groups[g].backoff_until = gs_cluster_now(c) + b;
     if (any)
         gs_cluster_notify(c, GS_CE_ASSIGNED_POD_DELETE);
 }
@@ -46,29 +35,40 @@ void gs_scheduler_reserve(struct scheduler *s, struct gs_cluster *c, int p, int 
 {
     struct gs_world *w = c->w;
     gs_cluster_assume(c, p, n);
-    int g = w->pods[p].group;
-    if (gs_gang_permit(w, p)) {
-        /* Success: this pod binds and every waiting sibling is allowed. */
+    struct gs_permit_result pr;
+    if (gs_sched_reserve(s->sched, p, n, &s->client) == GS_ST_SUCCESS)
+        gs_sched_permit(s->sched, p, n, &s->client, &pr);
+    else
+        pr = (struct gs_permit_result){.code = GS_PERMIT_REJECT, .plugin = GS_PL_COUNT, .message = "reserve failed"};
+    switch (pr.code) {
+    case GS_PERMIT_ALLOW: {
         gs_scheduler_bind(s, c, p, -1);
-        for (int i = w->groups[g].first_pod; i >= 0; i = w->pods[i].next_in_group)
-            if (w->pods[i].permit_waiting)
-                gs_scheduler_bind(s, c, i, -1);
-        return;
+        int g = w->pods[p].group;
+        if (pr.allow_siblings && g >= 0)
+            for (int i = w->groups[g].first_pod; i >= 0; i = w->pods[i].next_in_group)
+                if (w->pods[i].permit_waiting)
+                    gs_scheduler_bind(s, c, i, -1);
+        break;
     }
-    /* Wait: keep the reservation until the siblings come or the wait times out; bring the
-     * siblings forward in the queue (Handle.Activate). */
-    gs_cluster_set_permit_waiting(c, p, true);
-    gs_time wait = gs_gang_wait_time(w, g, c->sc->sched.permit_wait_us);
-    if (GS_GROW_ZERO(s->permit_ev, s->permit_cap, w->npods)) {
-        gs_cluster_fail(c, GS_ENOMEM);
-        return;
-    }
-    s->permit_ev[p] = gs_cluster_timer(c, s->self, gs_cluster_now(c) + wait, GS_PRIO_QUEUE, SCHED_TIMER_PERMIT, p,
-                                       wait, false);
-    gs_cluster_pod_event(c, p, "WaitingOnPermit", NULL);
-    for (int i = w->groups[g].first_pod; i >= 0; i = w->pods[i].next_in_group)
-        if (i != p && gs_queue_activate(s->queue, i, gs_cluster_now(c)))
+    case GS_PERMIT_WAIT:
+        /* Keep the reservation until the siblings come or the wait times out (the plugin has
+         * brought the siblings forward in the queue through the client's activate). */
+        gs_cluster_set_permit_waiting(c, p, true);
+        if (GS_GROW_ZERO(s->permit_ev, s->permit_cap, w->npods)) {
             gs_cluster_fail(c, GS_ENOMEM);
+            return;
+        }
+        s->permit_ev[p] = gs_cluster_timer(c, s->self, gs_cluster_now(c) + pr.wait_us, GS_PRIO_QUEUE,
+                                           SCHED_TIMER_PERMIT, p, pr.wait_us, false);
+        gs_cluster_pod_event(c, p, "WaitingOnPermit", NULL);
+        break;
+    case GS_PERMIT_REJECT:
+        gs_sched_unreserve(s->sched, p, n, gs_cluster_now(c), &s->client);
+        gs_cluster_forget(c, p);
+        gs_scheduler_unschedulable(s, c, p, pr.message ? pr.message : "rejected at Permit",
+                                   pr.plugin < GS_PL_COUNT ? 1u << pr.plugin : 0);
+        break;
+    }
 }
 
 void gs_scheduler_permit_timeout(struct scheduler *s, struct gs_cluster *c, int p, gs_time waited)
@@ -76,21 +76,26 @@ void gs_scheduler_permit_timeout(struct scheduler *s, struct gs_cluster *c, int 
     if (!c->w->pods[p].permit_waiting)
         return;
     char msg[160];
-    reject_one(s, c, p, gs_gang_timeout_message(waited, msg, sizeof msg));
-    /* Unreserve of the timed-out pod rejects the rest of the group. */
-    gs_scheduler_reject_waiting(s, c, c->w->pods[p].group, GS_GANG_MSG_UNRESERVE_REJECT);
+    int n = c->w->pods[p].node;
+    gs_scheduler_reject_one(s, c, p, gs_gang_timeout_message(waited, msg, sizeof msg), 1u << GS_PL_COSCHEDULING);
+    /* Unreserve of the timed-out pod (Coscheduling: the rest of the group is rejected). */
+    int before = s->rejected_waiting;
+    gs_sched_unreserve(s->sched, p, n, gs_cluster_now(c), &s->client);
+    if (s->rejected_waiting != before)
+        gs_cluster_notify(c, GS_CE_ASSIGNED_POD_DELETE);
     gs_cluster_notify(c, GS_CE_ASSIGNED_POD_DELETE);
 }
 
 /* Pending members of group `g` that the scheduler still has to place, `first` leading. */
-static int members(struct gs_cluster *c, int g, int first, int *out, int cap)
+static int members(const struct scheduler *s, struct gs_cluster *c, int g, int first, int *out, int cap)
 {
     const struct gs_world *w = c->w;
     int n = 0;
     out[n++] = first;
     for (int i = w->groups[g].first_pod; i >= 0 && n < cap; i = w->pods[i].next_in_group) {
         const struct gs_pod *q = &w->pods[i];
-        if (i != first && !q->deleted && q->phase == GS_PHASE_PENDING && q->node < 0 && q->qstate != GS_Q_NONE)
+        if (i != first && !q->deleted && q->phase == GS_PHASE_PENDING && q->node < 0 &&
+            gs_queue_state(s->queue, i) != GS_Q_NONE)
             out[n++] = i;
     }
     return n;
@@ -109,7 +114,7 @@ void gs_scheduler_group_cycle(struct scheduler *s, struct gs_cluster *c, int p)
         gs_cluster_fail(c, GS_ENOMEM);
         return;
     }
-    int n = members(c, g, p, m, cap);
+    int n = members(s, c, g, p, m, cap);
     int nplaced = 0, failed = -1;
     struct gs_cycle_result res;
     /* Each member in turn, the ones before it assumed on their nodes. */

@@ -477,10 +477,8 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
     gs_sched_config_default(&sc->sched, sc->k8s_minor);
     sc->sched.k8s_minor = sc->k8s_minor;
     sc->sched.dra_enabled = dra >= 0 ? dra == 1 : sc->k8s_minor >= 34;
-    if (!sc->sched.dra_enabled) {
-        sc->sched.filter_enabled[GS_PL_DYNAMIC_RESOURCES] = false;
-        sc->sched.score_enabled[GS_PL_DYNAMIC_RESOURCES] = false;
-    }
+    if (!sc->sched.dra_enabled)
+        gs_sched_config_remove_plugin(&sc->sched, "DynamicResources");
     if (!sc->sched.scheduler_name)
         sc->sched.scheduler_name = "default-scheduler";
     sc->admission = "podByPod";

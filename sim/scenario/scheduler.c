@@ -10,128 +10,56 @@
  * multiPoint plugins there; score weight: score.enabled over multiPoint, 0 -> 1), and
  * apis/config/validation/validation_pluginargs.go (weights (0, 100], shape points).
  *
- * What the flags mean here: score_enabled[p] is the plugin at the score point;
- * filter_enabled[p] at its primary other point: filter, or postFilter (DefaultPreemption),
- * queueSort (PrioritySort), preEnqueue (SchedulingGates), bind (DefaultBinder), or score for
- * score-only plugins (BalancedAllocation, ImageLocality). The other points (preFilter,
- * preScore, reserve, permit, preBind, postBind) are checked (plugin names, whether the plugin
- * implements the point) and otherwise follow those. The inert in-tree plugins of gs_plugin
- * (PodTopologySpread, ...) are configured like the rest; other in-tree names are accepted and
- * ignored. Coscheduling (scheduler-plugins) and the FGD paper's score plugins (RandomScore,
- * DotProductScore, GpuClusteringScore, GpuPackingScore, BestFitScore, FGDScore of
- * hkust-adsl/kubernetes-scheduler-simulator; score only, off by default) are modelled; other
- * out-of-tree plugins (CapacityScheduling, ...) are "not supported yet" when enabled or
+ * The plugin sets go to sc->sched.plugins as defaults.go leaves them (mergePlugins over the
+ * release's defaults); gs_sched_config_resolve then checks them as NewFramework does (a plugin
+ * enabled at a point it does not implement, twice at a point, not exactly one QueueSort
+ * plugin, no Bind plugin) and each error is reported at the entry it comes from. Plugin names
+ * are the scheduler's registry (models/sched/plugin.h): the modelled and inert in-tree plugins,
+ * names of other releases (accepted and ignored), Coscheduling (scheduler-plugins), the FGD
+ * paper's score plugins (RandomScore, DotProductScore, GpuClusteringScore, GpuPackingScore,
+ * BestFitScore, FGDScore of hkust-adsl/kubernetes-scheduler-simulator; score only, off by
+ * default) and Open-Gpu-Share (always on); other out-of-tree plugins (CapacityScheduling, ...)
+ * are "not supported yet" when enabled or
  * configured. pluginConfig args are decoded for NodeResourcesFit,
  * NodeResourcesBalancedAllocation, DefaultPreemption, Coscheduling and the FGD plugins; non-empty
  * args of any other plugin are "not supported yet". */
 #include <stdint.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "models/sched/plugin.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
-
-/* In-tree names outside the gs_plugin table (older or newer releases): accepted, inert. */
-static const char *const other_in_tree[] = {"CinderLimits", "NodeDeclaredFeatures", "GangScheduling", NULL};
+#include "sim/scenario/ydec_util.h"
 
 static const char *const out_of_tree[] = {
     "CapacityScheduling", "NodeResourceTopologyMatch", "NodeResourcesAllocatable",
     "TargetLoadPacking", "LoadVariationRiskBalancing", "LowRiskOverCommitment", "PreemptionToleration",
     "TopologicalSort", "NetworkOverhead", "SySched", "QOSSort", "CrossNodePreemption", "PodState", NULL};
 
-enum point {
-    PT_MULTI = 0, PT_PRE_ENQUEUE, PT_QUEUE_SORT, PT_PRE_FILTER, PT_FILTER, PT_POST_FILTER, PT_PRE_SCORE, PT_SCORE,
-    PT_RESERVE, PT_PERMIT, PT_PRE_BIND, PT_BIND, PT_POST_BIND, PT_COUNT
-};
-static const char *const point_names[PT_COUNT + 1] = {
-    "multiPoint", "preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",
-    "reserve", "permit", "preBind", "bind", "postBind", NULL};
+/* The sets of a profile's plugins: multiPoint, then the points in enum gs_ext_point order. */
+#define SET_MULTI GS_EP_COUNT
+#define NSETS (GS_EP_COUNT + 1)
 
-#define B(pt) (1u << (pt))
-/* The extension points each plugin implements (pkg/scheduler/framework/plugins). */
-static unsigned points_of(int p)
+static const char *set_key(int set)
 {
-    switch (p) {
-    case GS_PL_NODE_UNSCHEDULABLE:
-    case GS_PL_NODE_NAME:
-    case GS_PL_EBS_LIMITS:
-    case GS_PL_GCE_PD_LIMITS:
-    case GS_PL_AZURE_DISK_LIMITS:
-    case GS_PL_NODE_VOLUME_LIMITS:
-        return B(PT_PRE_FILTER) | B(PT_FILTER);
-    case GS_PL_TAINT_TOLERATION:
-        return B(PT_FILTER) | B(PT_PRE_SCORE) | B(PT_SCORE);
-    case GS_PL_NODE_AFFINITY:
-    case GS_PL_NODE_RESOURCES_FIT:
-    case GS_PL_POD_TOPOLOGY_SPREAD:
-    case GS_PL_INTER_POD_AFFINITY:
-        return B(PT_PRE_FILTER) | B(PT_FILTER) | B(PT_PRE_SCORE) | B(PT_SCORE);
-    case GS_PL_DYNAMIC_RESOURCES:
-        return B(PT_PRE_ENQUEUE) | B(PT_PRE_FILTER) | B(PT_FILTER) | B(PT_POST_FILTER) | B(PT_PRE_SCORE) |
-               B(PT_SCORE) | B(PT_RESERVE) | B(PT_PRE_BIND);
-    case GS_PL_BALANCED_ALLOCATION:
-        return B(PT_PRE_SCORE) | B(PT_SCORE);
-    case GS_PL_IMAGE_LOCALITY:
-        return B(PT_SCORE);
-    case GS_PL_DEFAULT_PREEMPTION:
-        return B(PT_POST_FILTER);
-    case GS_PL_PRIORITY_SORT:
-        return B(PT_QUEUE_SORT);
-    case GS_PL_SCHEDULING_GATES:
-        return B(PT_PRE_ENQUEUE);
-    case GS_PL_NODE_PORTS:
-    case GS_PL_VOLUME_RESTRICTIONS:
-    case GS_PL_VOLUME_ZONE:
-        return B(PT_PRE_FILTER) | B(PT_FILTER);
-    case GS_PL_VOLUME_BINDING:
-        return B(PT_PRE_FILTER) | B(PT_FILTER) | B(PT_RESERVE) | B(PT_PRE_BIND) | B(PT_PRE_SCORE) | B(PT_SCORE);
-    case GS_PL_DEFAULT_BINDER:
-        return B(PT_BIND);
-    case GS_PL_COSCHEDULING: /* scheduler-plugins pkg/coscheduling */
-        return B(PT_QUEUE_SORT) | B(PT_PRE_FILTER) | B(PT_POST_FILTER) | B(PT_PERMIT) | B(PT_RESERVE);
-    case GS_PL_RANDOM_SCORE: /* kubernetes-scheduler-simulator pkg/simulator/plugin/ (score plugins) */
-    case GS_PL_DOT_PRODUCT_SCORE:
-    case GS_PL_GPU_CLUSTERING_SCORE:
-    case GS_PL_GPU_PACKING_SCORE:
-    case GS_PL_BEST_FIT_SCORE:
-    case GS_PL_FGD_SCORE:
-        return B(PT_PRE_SCORE) | B(PT_SCORE);
-    default:
-        return 0;
-    }
-}
-
-static bool capable(int p, enum point pt)
-{
-    return (points_of(p) & B(pt)) != 0;
-}
-
-/* The point that decides filter_enabled[p]: filter, else the plugin's one non-score point
- * (postFilter for DefaultPreemption, queueSort, preEnqueue, bind), else score. */
-static enum point primary_point(int p)
-{
-    static const enum point order[] = {PT_FILTER, PT_POST_FILTER, PT_QUEUE_SORT, PT_PRE_ENQUEUE, PT_BIND, PT_SCORE};
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (capable(p, order[i]))
-            return order[i];
-    return PT_FILTER;
+    return gs_ext_point_key((enum gs_ext_point)set); /* "multiPoint" for SET_MULTI */
 }
 
 /* All plugin names gpusim knows of (for "did you mean"). */
 static const char *const *all_names(struct gs_ydec *d)
 {
-    int n = GS_PL_COUNT;
-    for (int i = 0; other_in_tree[i]; i++)
-        n++;
+    const struct gs_sched_plugin *const *reg;
+    int nreg = gs_plugin_registry(&reg);
+    int n = nreg;
     for (int i = 0; out_of_tree[i]; i++)
         n++;
     const char **names = gs_arena_alloc(d->arena, sizeof *names * (size_t)(n + 1));
     if (!names)
         return NULL;
     int k = 0;
-    for (int i = 0; i < GS_PL_COUNT; i++)
-        names[k++] = gs_plugin_name((enum gs_plugin)i);
-    for (int i = 0; other_in_tree[i]; i++)
-        names[k++] = other_in_tree[i];
+    for (int i = 0; i < nreg; i++)
+        names[k++] = reg[i]->name;
     for (int i = 0; out_of_tree[i]; i++)
         names[k++] = out_of_tree[i];
     names[k] = NULL;
@@ -146,25 +74,14 @@ static bool in_list(const char *const *l, const char *s)
     return false;
 }
 
-enum pkind { PK_MODELLED, PK_IN_TREE, PK_OUT_OF_TREE };
-
-/* Classify plugin name `name` (node `n`); an unknown name is an error with a suggestion. */
-static int plugin_kind(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *name,
-                       enum pkind *kind, int *id)
+/* Plugin name `name` (node `n`): the registry's plugin (*p), or NULL for an out-of-tree plugin
+ * gpusim does not model; an unknown name is an error with a suggestion. */
+static int plugin_lookup(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *name,
+                         const struct gs_sched_plugin **p)
 {
-    *id = gs_plugin_find(name);
-    if (*id >= 0) {
-        *kind = PK_MODELLED;
+    *p = gs_plugin_lookup(name);
+    if (*p || in_list(out_of_tree, name))
         return 0;
-    }
-    if (in_list(other_in_tree, name)) {
-        *kind = PK_IN_TREE;
-        return 0;
-    }
-    if (in_list(out_of_tree, name)) {
-        *kind = PK_OUT_OF_TREE;
-        return 0;
-    }
     const char *const *names = all_names(d);
     const char *near = names ? gs_y_suggest(name, names) : NULL;
     if (near)
@@ -174,18 +91,20 @@ static int plugin_kind(struct gs_ydec *d, const struct gs_ynode *n, const char *
 
 /* ------------------------------------------------------------------ plugins */
 
+/* The profile's own plugin sets, and where each enabled entry is (for error reports: an entry's
+ * tag is set * GS_SCHED_MAX_SET + its index in the set). */
 struct plugin_state {
-    bool mp[GS_PL_COUNT];          /* in the multiPoint set */
-    bool mp_explicit[GS_PL_COUNT]; /* enabled in multiPoint by the user */
-    int64_t mp_weight[GS_PL_COUNT];
-    bool star[PT_COUNT];
-    bool disabled[PT_COUNT][GS_PL_COUNT];
-    bool enabled[PT_COUNT][GS_PL_COUNT];
-    bool score_explicit[GS_PL_COUNT];
-    int64_t score_weight[GS_PL_COUNT];
+    struct gs_sched_plugins user;
+    const struct gs_ynode *node[NSETS][GS_SCHED_MAX_SET];
+    int yidx[NSETS][GS_SCHED_MAX_SET];
 };
 
-static int plugin_set(struct gs_ydec *d, const struct gs_ynode *m, const char *path, enum point pt,
+static struct gs_plugin_set *set_of(struct gs_sched_plugins *pl, int set)
+{
+    return set == SET_MULTI ? &pl->multi_point : &pl->point[set];
+}
+
+static int plugin_set(struct gs_ydec *d, const struct gs_ynode *m, const char *path, int set,
                       struct plugin_state *st)
 {
     static const char *const keys[] = {"enabled", "disabled", NULL};
@@ -194,6 +113,7 @@ static int plugin_set(struct gs_ydec *d, const struct gs_ynode *m, const char *p
     int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
     if (rc)
         return rc;
+    struct gs_plugin_set *ps = set_of(&st->user, set);
     for (int which = 0; which < 2; which++) {
         const char *key = which ? "disabled" : "enabled";
         const struct gs_ynode *seq = gs_y_get(m, key);
@@ -223,88 +143,83 @@ static int plugin_set(struct gs_ydec *d, const struct gs_ynode *m, const char *p
             if (strcmp(name, "*") == 0) {
                 if (!which)
                     return gs_y_error(d, nn, "'*' can only be disabled, not enabled, at %s.name", ip);
-                st->star[pt] = true;
+                if (gs_plugin_set_disable(ps, "*", -1))
+                    return gs_y_error(d, nn, "too many plugins at %s (gpusim supports %d)", sp, GS_SCHED_MAX_SET);
                 continue;
             }
-            enum pkind kind;
-            int id;
+            const struct gs_sched_plugin *p;
             gs_scn_path(np, "%s.name", ip);
-            if ((rc = plugin_kind(d, nn, np, name, &kind, &id)))
+            if ((rc = plugin_lookup(d, nn, np, name, &p)))
                 return rc;
-            if (kind == PK_OUT_OF_TREE) {
+            if (!p) {
                 if (which == 0)
                     return gs_y_unsupported(d, nn, gs_scn_path(np, "%s (out-of-tree plugin %s)", ip, name));
                 continue;
             }
-            if (kind == PK_IN_TREE)
+            if (p->flags & GS_PLF_IGNORED)
                 continue;
-            if (which == 1) {
-                st->disabled[pt][id] = true;
-                continue;
-            }
-            if (pt != PT_MULTI && !capable(id, pt))
-                return gs_y_error(d, nn, "plugin %s does not extend the %s extension point (at %s)", name,
-                                  point_names[pt], np);
-            st->enabled[pt][id] = true;
-            if (pt == PT_MULTI) {
-                st->mp_explicit[id] = true;
-                st->mp_weight[id] = weight ? weight : 1;
-            } else if (pt == PT_SCORE) {
-                st->score_explicit[id] = true;
-                st->score_weight[id] = weight ? weight : 1;
+            int at = which ? ps->ndisabled : ps->nenabled;
+            rc = which ? gs_plugin_set_disable(ps, p->name, -1)
+                       : gs_plugin_set_enable(ps, p->name, (int32_t)weight, set * GS_SCHED_MAX_SET + at);
+            if (rc)
+                return gs_y_error(d, nn, "too many plugins at %s (gpusim supports %d)", sp, GS_SCHED_MAX_SET);
+            if (!which) {
+                st->node[set][at] = nn;
+                st->yidx[set][at] = i;
             }
         }
     }
     return 0;
 }
 
+/* NewFramework's checks of the merged profile, reported at the entry they concern (or at the
+ * plugins mapping `m`). */
+static int check_profile(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c,
+                         const struct plugin_state *st)
+{
+    struct gs_profile_error err;
+    if (!gs_sched_config_resolve(c, &err))
+        return 0;
+    if (err.code == GS_PROFILE_QUEUE_SORT_COUNT)
+        return gs_y_error(d, m, "%s: %s%s", path, err.msg,
+                          err.count > 1 ? " (with Coscheduling, disable PrioritySort under queueSort)" : "");
+    if (err.tag >= 0 && st) {
+        int set = err.tag / GS_SCHED_MAX_SET, at = err.tag % GS_SCHED_MAX_SET;
+        char ep[GS_SCN_PATH];
+        gs_scn_path(ep, "%s.%s.enabled[%d]", path, set_key(set), st->yidx[set][at]);
+        if (err.code == GS_PROFILE_NOT_EXTENDED)
+            return gs_y_error(d, st->node[set][at], "plugin %s does not extend the %s extension point (at %s.name)",
+                              err.name, set_key(set), ep);
+        return gs_y_error(d, st->node[set][at], "%s (at %s.name)", err.msg, ep);
+    }
+    return gs_y_error(d, m, "%s: %s", path, err.msg);
+}
+
 static int decode_plugins(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_sched_config *c)
 {
-    int rc = gs_y_check_map(d, m, path, point_names, NULL, NULL);
+    static const char *const keys[] = {"multiPoint", "preEnqueue", "queueSort", "preFilter", "filter",
+                                       "postFilter", "preScore",   "score",     "reserve",   "permit",
+                                       "preBind",    "bind",       "postBind",  NULL};
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
     if (rc)
         return rc;
-    struct plugin_state st;
-    memset(&st, 0, sizeof st);
-    for (int p = 0; p < GS_PL_COUNT; p++)
-        st.mp[p] = c->filter_enabled[p] || c->score_enabled[p];
-    for (int pt = 0; pt < PT_COUNT; pt++) {
-        const struct gs_ynode *n = gs_y_get(m, point_names[pt]);
+    struct plugin_state *st = gs_calloc(1, sizeof *st);
+    if (!st)
+        return gs_y_nomem(d, NULL);
+    for (int k = 0; keys[k] && !rc; k++) {
+        const struct gs_ynode *n = gs_y_get(m, keys[k]);
+        int set = k == 0 ? SET_MULTI : k - 1;
         char pp[GS_SCN_PATH];
-        if (n && (rc = plugin_set(d, n, gs_scn_path(pp, "%s.%s", path, point_names[pt]), (enum point)pt, &st)))
-            return rc;
+        if (n)
+            rc = plugin_set(d, n, gs_scn_path(pp, "%s.%s", path, keys[k]), set, st);
     }
-    /* multiPoint: `*` drops every default; disabled names drop one; enabled ones (re)join. */
-    for (int p = 0; p < GS_PL_COUNT; p++) {
-        if (st.star[PT_MULTI] || st.disabled[PT_MULTI][p])
-            st.mp[p] = false;
-        if (st.enabled[PT_MULTI][p])
-            st.mp[p] = true;
-    }
-    for (int p = 0; p < GS_PL_COUNT; p++) {
-        enum point fpt = primary_point(p);
-        bool f = (st.mp[p] && capable(p, fpt) && !st.star[fpt] && !st.disabled[fpt][p]) || st.enabled[fpt][p];
-        bool s = (st.mp[p] && capable(p, PT_SCORE) && !st.star[PT_SCORE] && !st.disabled[PT_SCORE][p]) ||
-                 st.enabled[PT_SCORE][p];
-        c->filter_enabled[p] = f;
-        c->score_enabled[p] = s;
-        if (st.score_explicit[p])
-            c->score_weight[p] = st.score_weight[p];
-        else if (st.mp_explicit[p])
-            c->score_weight[p] = st.mp_weight[p];
-    }
-    /* framework/runtime/framework.go NewFramework: exactly one QueueSort plugin. */
-    int nsort = 0;
-    for (int p = 0; p < GS_PL_COUNT; p++)
-        nsort += capable(p, PT_QUEUE_SORT) &&
-                 ((st.mp[p] && !st.star[PT_QUEUE_SORT] && !st.disabled[PT_QUEUE_SORT][p]) ||
-                  st.enabled[PT_QUEUE_SORT][p]);
-    if (nsort != 1)
-        return gs_y_error(d, m,
-                          "%s: only one queue sort plugin required for profile with scheduler name \"%s\", but got "
-                          "%d%s",
-                          path, c->scheduler_name ? c->scheduler_name : "default-scheduler", nsort,
-                          nsort > 1 ? " (with Coscheduling, disable PrioritySort under queueSort)" : "");
-    return 0;
+    /* defaults.go mergePlugins: the release's default multiPoint with the profile's sets. */
+    if (!rc && gs_sched_plugins_merge(&c->plugins, &st->user))
+        rc = gs_y_error(d, m, "too many plugins at %s (gpusim supports %d at a point)", path, GS_SCHED_MAX_SET);
+    if (!rc)
+        rc = check_profile(d, m, path, c, st);
+    gs_free(st);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ plugin args */
@@ -637,29 +552,29 @@ static int plugin_config(struct gs_ydec *d, const struct gs_ynode *seq, const ch
                 return gs_y_error(d, nn, "%s: Duplicate value: \"%s\" (first at line %d column %d)", fp, name,
                                   other->line, other->col);
         }
-        enum pkind kind;
-        int id;
-        if ((rc = plugin_kind(d, nn, fp, name, &kind, &id)))
+        const struct gs_sched_plugin *pl;
+        if ((rc = plugin_lookup(d, nn, fp, name, &pl)))
             return rc;
+        int id = pl ? pl->id : -1;
         const struct gs_ynode *args = gs_y_get(it, "args");
         if (args && gs_y_is_null(args))
             args = NULL;
         gs_scn_path(fp, "%s.args", ip);
         if (args && (rc = gs_y_want_map(d, args, fp)))
             return rc;
-        if (kind == PK_MODELLED && id == GS_PL_NODE_RESOURCES_FIT) {
+        if (id == GS_PL_NODE_RESOURCES_FIT) {
             if (args && (rc = fit_args(d, args, fp, c)))
                 return rc;
-        } else if (kind == PK_MODELLED && id == GS_PL_BALANCED_ALLOCATION) {
+        } else if (id == GS_PL_BALANCED_ALLOCATION) {
             if (args && (rc = balanced_args(d, args, fp, c)))
                 return rc;
-        } else if (kind == PK_MODELLED && id == GS_PL_DEFAULT_PREEMPTION) {
+        } else if (id == GS_PL_DEFAULT_PREEMPTION) {
             if (args && (rc = preemption_args(d, args, fp, c)))
                 return rc;
-        } else if (kind == PK_MODELLED && id == GS_PL_COSCHEDULING) {
+        } else if (id == GS_PL_COSCHEDULING) {
             if (args && (rc = cosched_args(d, args, fp, c)))
                 return rc;
-        } else if (kind == PK_MODELLED && id >= GS_PL_RANDOM_SCORE && id <= GS_PL_FGD_SCORE) {
+        } else if (id >= GS_PL_RANDOM_SCORE && id <= GS_PL_FGD_SCORE) {
             if (args && (rc = fgd_args(d, args, fp, id)))
                 return rc;
         } else if (args && args->n > 0) {
@@ -790,10 +705,8 @@ int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sc
     if ((n = gs_y_get(map, "config")) && !gs_y_is_null(n) &&
         (rc = kube_scheduler_config(d, n, "spec.scheduler.config", c)))
         return rc;
-    if (!c->dra_enabled) {
-        c->filter_enabled[GS_PL_DYNAMIC_RESOURCES] = false;
-        c->score_enabled[GS_PL_DYNAMIC_RESOURCES] = false;
-    }
+    if (!c->dra_enabled)
+        gs_sched_config_remove_plugin(c, "DynamicResources");
     if ((n = gs_y_get(map, "tieBreak"))) {
         static const char *const tb[] = {"random", "first", NULL};
         int v;
@@ -808,11 +721,25 @@ int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sc
             return rc;
         sc->admission = adm[v]; /* kueue: sim/kueue_run.c admits labelled Jobs and workloads */
         if (v == 1) {
-            /* Gang admission: Coscheduling's PreFilter, PostFilter and QueueSort, and a group
-             * placed all at once (sim/run.c group cycle) instead of waiting at Permit. */
+            /* Gang admission: Coscheduling at every point it implements (its QueueSort instead of
+             * PrioritySort), and a group placed all at once (sim/gang_run.c group cycle)
+             * instead of waiting at Permit. */
             c->gang_admission = true;
-            c->filter_enabled[GS_PL_COSCHEDULING] = true;
-            c->filter_enabled[GS_PL_PRIORITY_SORT] = false;
+            const struct gs_sched_plugin *cs = gs_plugin_lookup("Coscheduling");
+            for (int pt = 0; pt < GS_EP_COUNT; pt++) {
+                struct gs_plugin_set *ps = &c->plugins.point[pt];
+                if (gs_plugin_implements(cs, (enum gs_ext_point)pt) && !gs_plugin_set_has(ps, cs->name) &&
+                    gs_plugin_set_enable(ps, cs->name, 0, -1))
+                    return gs_y_error(d, n, "too many plugins at spec.scheduler.config (gpusim supports %d at a point)",
+                                      GS_SCHED_MAX_SET);
+            }
+            struct gs_plugin_set *qs = &c->plugins.point[GS_EP_QUEUE_SORT];
+            gs_plugin_set_remove(qs, "PrioritySort");
+            if (gs_plugin_set_disable(qs, "PrioritySort", -1))
+                return gs_y_error(d, n, "too many plugins at spec.scheduler.config (gpusim supports %d at a point)",
+                                  GS_SCHED_MAX_SET);
+            if ((rc = check_profile(d, n, "spec.scheduler.admission", c, NULL)))
+                return rc;
         }
     }
     if ((n = gs_y_get(map, "kueueConfig")) && !gs_y_is_null(n) &&

@@ -9,6 +9,8 @@
 #include "sched_fixture.h"
 #include "trace_query.h"
 
+#include <criterion/new/assert.h>
+
 /* A PodGroup `name` of min_member over the given pods (index order = creation order). */
 static int fx_group(struct fx *f, const char *name, int min_member, const int *pods, int n)
 {
@@ -41,25 +43,24 @@ Test(gang, prefilter_sibling_count_and_backoff)
     int p[3] = {fx_pod(f, "pg-0", t), fx_pod(f, "pg-1", t), -1};
     int gi = fx_group(f, "pg", 3, p, 2);
     char buf[300];
-    cr_assert_str_eq(gs_gang_prefilter(&f->w, p[1], 0, buf, sizeof buf),
+    cr_assert_str_eq(gs_gang_prefilter(&f->w, p[1], 0, 0, buf, sizeof buf),
                      "pre-filter pod pg-1 cannot find enough sibling pods, current pods number: 2, minMember of group: 3");
     /* A deleted sibling no longer counts. */
     f->w.pods[p[0]].deleted = true;
-    cr_assert_str_eq(gs_gang_prefilter(&f->w, p[1], 0, buf, sizeof buf),
+    cr_assert_str_eq(gs_gang_prefilter(&f->w, p[1], 0, 0, buf, sizeof buf),
                      "pre-filter pod pg-1 cannot find enough sibling pods, current pods number: 1, minMember of group: 3");
     f->w.pods[p[0]].deleted = false;
     p[2] = fx_pod(f, "pg-2", t);
     f->w.pods[p[1]].next_in_group = p[2];
     f->w.groups[gi].last_pod = p[2];
     f->w.pods[p[2]].group = gi;
-    cr_assert_null(gs_gang_prefilter(&f->w, p[1], 0, buf, sizeof buf));
-    /* podGroupBackoffSeconds: rejected until the backoff ends. */
-    f->w.groups[gi].backoff_until = 60;
-    cr_assert_str_eq(gs_gang_prefilter(&f->w, p[1], 59, buf, sizeof buf), "podGroup default/pg failed recently");
-    cr_assert_null(gs_gang_prefilter(&f->w, p[1], 60, buf, sizeof buf));
+    cr_assert_null(gs_gang_prefilter(&f->w, p[1], 0, 0, buf, sizeof buf));
+    /* podGroupBackoffSeconds: rejected until the backoff ends (the plugin keeps the time). */
+    cr_assert_str_eq(gs_gang_prefilter(&f->w, p[1], 60, 59, buf, sizeof buf), "podGroup default/pg failed recently");
+    cr_assert_null(gs_gang_prefilter(&f->w, p[1], 60, 60, buf, sizeof buf));
     /* A pod outside any group passes. */
     int solo = fx_pod(f, "solo", t);
-    cr_assert_null(gs_gang_prefilter(&f->w, solo, 0, buf, sizeof buf));
+    cr_assert_null(gs_gang_prefilter(&f->w, solo, 60, 0, buf, sizeof buf));
     fx_free(f);
 }
 
@@ -127,18 +128,20 @@ Test(gang, cycle_message_with_coscheduling)
     int p = fx_pod(f, "pg-0", t);
     fx_group(f, "pg", 2, &p, 1);
     struct gs_sched_config c = fx_cfg(34);
-    c.filter_enabled[GS_PL_COSCHEDULING] = true;
+    /* plugins: {multiPoint: {enabled: [Coscheduling]}, queueSort: {disabled: [PrioritySort]}} */
+    cr_assert(eq(int, gs_plugin_set_enable(&c.plugins.multi_point, "Coscheduling", 0, -1), 0));
+    cr_assert(eq(int, gs_plugin_set_disable(&c.plugins.point[GS_EP_QUEUE_SORT], "PrioritySort", -1), 0));
     struct gs_cycle_result r = fx_cycle_cfg(f, &c, p);
     cr_assert_eq(r.node, -1);
     cr_assert(r.reject_group);
-    cr_assert(r.unsched_plugins & (1u << GS_PL_COSCHEDULING));
+    cr_assert(eq(u32, r.unsched_plugins & (1u << GS_PL_COSCHEDULING), 1u << GS_PL_COSCHEDULING));
     cr_assert_str_eq(r.message,
                      "0/2 nodes are available: pre-filter pod pg-0 cannot find enough sibling pods, current pods "
                      "number: 1, minMember of group: 2. no new claims to deallocate, preemption: 0/2 nodes are "
                      "available: 2 Preemption is not helpful for scheduling., PodGroup default/pg gets rejected due "
                      "to Pod pg-0 is unschedulable even after PostFilter");
     /* Without the plugin the same pod just fits. */
-    c.filter_enabled[GS_PL_COSCHEDULING] = false;
+    c = fx_cfg(34);
     r = fx_cycle_cfg(f, &c, p);
     cr_assert_geq(r.node, 0);
     fx_free(f);

@@ -1,6 +1,11 @@
-/* The scheduling queue: PrioritySort order, backoff, cluster events, the 5-minute flush. */
+/* The scheduling queue: PrioritySort order, backoff, cluster events, the 5-minute flush, and the
+ * QueueSort plugin taken from a profile's table. */
 #include <criterion/criterion.h>
+#include <string.h>
+#include <criterion/new/assert.h>
 
+#include "base/error.h"
+#include "models/sched/plugin.h"
 #include "models/sched/queue.h"
 #include "models/sched/sched.h"
 
@@ -45,7 +50,7 @@ Test(queue, priority_then_arrival_order)
     cr_assert_eq(gs_queue_pop(q), c); /* priority 0, earliest timestamp */
     cr_assert_eq(gs_queue_pop(q), a);
     cr_assert_eq(gs_queue_pop(q), -1);
-    cr_assert_eq(w.pods[a].attempts, 1);
+    cr_assert(eq(int, gs_queue_attempts(q, a), 1));
 }
 
 Test(queue, backoff_doubles_to_ten_seconds)
@@ -74,9 +79,9 @@ Test(queue, event_moves_only_pods_rejected_by_interested_plugins)
     int moved = gs_queue_on_event(q, GS_CE_ASSIGNED_POD_DELETE, GS_SEC(5), out, 8, &nout);
     cr_assert_eq(moved, 2);
     cr_assert_eq(nout, 0);
-    cr_assert_eq(w.pods[taint].qstate, GS_Q_UNSCHEDULABLE);
-    cr_assert_eq(w.pods[fit].qstate, GS_Q_ACTIVE);
-    cr_assert_eq(w.pods[none].qstate, GS_Q_ACTIVE);
+    cr_assert(eq(int, gs_queue_state(q, taint), GS_Q_UNSCHEDULABLE));
+    cr_assert(eq(int, gs_queue_state(q, fit), GS_Q_ACTIVE));
+    cr_assert(eq(int, gs_queue_state(q, none), GS_Q_ACTIVE));
 }
 
 Test(queue, event_during_backoff_goes_to_backoffq)
@@ -85,16 +90,16 @@ Test(queue, event_during_backoff_goes_to_backoffq)
     gs_queue_add(q, p, 0);
     gs_queue_pop(q);
     gs_queue_unschedulable(q, p, 1u << GS_PL_NODE_RESOURCES_FIT, GS_SEC(10));
-    cr_assert_eq(w.pods[p].backoff_until, GS_SEC(11));
+    cr_assert(eq(i64, gs_queue_backoff_until(q, p), GS_SEC(11)));
     int out[4], nout = 0;
     cr_assert_eq(gs_queue_on_event(q, GS_CE_NODE_ADD, GS_MS(10500), out, 4, &nout), 0);
     cr_assert_eq(nout, 1);
     cr_assert_eq(out[0], p);
-    cr_assert_eq(w.pods[p].qstate, GS_Q_BACKOFF);
-    cr_assert(!gs_queue_backoff_expired(q, p, GS_MS(10999)));
+    cr_assert(eq(int, gs_queue_state(q, p), GS_Q_BACKOFF));
+    cr_assert_not(gs_queue_backoff_expired(q, p, GS_MS(10999)));
     cr_assert(gs_queue_backoff_expired(q, p, GS_SEC(11)));
     cr_assert_eq(gs_queue_pop(q), p);
-    cr_assert_eq(w.pods[p].attempts, 2);
+    cr_assert(eq(int, gs_queue_attempts(q, p), 2));
 }
 
 Test(queue, flush_after_five_minutes)
@@ -134,6 +139,80 @@ Test(queue, remove_from_any_state)
     gs_queue_unschedulable(q, a, 0, 0);
     gs_queue_remove(q, a);
     cr_assert_eq(gs_queue_waiting_len(q), 0);
-    cr_assert_eq(w.pods[a].qstate, GS_Q_NONE);
+    cr_assert(eq(int, gs_queue_state(q, a), GS_Q_NONE));
     cr_assert_eq(gs_queue_pop(q), b);
+}
+
+/* ------------------------------------------------------------------ QueueSort from the table */
+
+/* PodGroup `name` created at `created` (µs) holding the given pods. */
+static int group(const char *name, gs_time created, const int *pods, int n)
+{
+    cr_assert(eq(int, gs_array_grow((void **)&w.groups, &w.groups_cap, w.ngroups + 1, sizeof *w.groups), 0));
+    int gi = w.ngroups++;
+    memset(&w.groups[gi], 0, sizeof w.groups[gi]);
+    w.groups[gi].name = name;
+    w.groups[gi].created_us = created;
+    w.groups[gi].first_pod = w.groups[gi].last_pod = -1;
+    for (int i = 0; i < n; i++) {
+        if (w.groups[gi].last_pod >= 0)
+            w.pods[w.groups[gi].last_pod].next_in_group = pods[i];
+        else
+            w.groups[gi].first_pod = pods[i];
+        w.groups[gi].last_pod = pods[i];
+        w.pods[pods[i]].group = gi;
+    }
+    return gi;
+}
+
+/* Coscheduling's Less (coscheduling.go): priority, then the PodGroup's creation time (a pod
+ * outside a group: its own), then the group's (or pod's) name, which keeps siblings together,
+ * whatever order they were queued in. */
+Test(queue, coscheduling_sort_from_the_profile)
+{
+    int b0 = pod("b0", &lo), a0 = pod("a0", &lo), b1 = pod("b1", &lo), a1 = pod("a1", &lo);
+    int solo = pod("solo", &lo), urgent = pod("urgent", &hi);
+    w.pods[solo].created_us = GS_SEC(5);
+    int ga[] = {a0, a1}, gb[] = {b0, b1};
+    group("a", GS_SEC(3), ga, 2);
+    group("b", GS_SEC(3), gb, 2); /* same creation time: the names decide */
+
+    struct gs_sched_config c;
+    gs_sched_config_default(&c, 34);
+    cr_assert(eq(int, gs_plugin_set_enable(&c.plugins.multi_point, "Coscheduling", 0, -1), 0));
+    cr_assert(eq(int, gs_plugin_set_disable(&c.plugins.point[GS_EP_QUEUE_SORT], "PrioritySort", -1), 0));
+    struct gs_sched *s = gs_sched_new(&w, &c, NULL);
+    cr_assert(ne(ptr, s, NULL));
+    const struct gs_sched_plugin *sort = gs_sched_queue_sort(s);
+    cr_assert(eq(str, (char *)sort->name, "Coscheduling"));
+    cr_assert(eq(int, gs_queue_set_sort(q, sort), 0));
+
+    int order[] = {b0, a0, b1, a1, solo, urgent};
+    for (int i = 0; i < 6; i++)
+        cr_assert(eq(int, gs_queue_add(q, order[i], GS_SEC(10 - i)), 0));
+    int want[] = {urgent, a0, a1, b0, b1, solo};
+    for (int i = 0; i < 6; i++)
+        cr_expect(eq(int, gs_queue_pop(q), want[i]), "pop %d", i);
+    gs_sched_free(s);
+}
+
+/* Setting the sort orders the pods already in activeQ again; a plugin without a QueueSort is
+ * refused. PrioritySort's order is the queue timestamp, the latest added last. */
+Test(queue, set_sort_reorders_activeq)
+{
+    int x = pod("x", &lo), y = pod("y", &lo);
+    w.pods[x].created_us = GS_SEC(9);
+    w.pods[y].created_us = GS_SEC(1);
+    cr_assert(eq(int, gs_queue_add(q, x, GS_SEC(1)), 0));
+    cr_assert(eq(int, gs_queue_add(q, y, GS_SEC(2)), 0));
+    cr_assert(eq(int, gs_queue_set_sort(q, gs_plugin_lookup("NodeName")), GS_EINVAL));
+    /* Coscheduling: y was created first. */
+    cr_assert(eq(int, gs_queue_set_sort(q, gs_plugin_lookup("Coscheduling")), 0));
+    cr_expect(eq(int, gs_queue_pop(q), y));
+    cr_assert(eq(int, gs_queue_add(q, y, GS_SEC(3)), 0));
+    /* PrioritySort: x was queued first. */
+    cr_assert(eq(int, gs_queue_set_sort(q, &gs_plugin_priority_sort), 0));
+    cr_expect(eq(int, gs_queue_pop(q), x));
+    cr_expect(eq(int, gs_queue_pop(q), y));
+    cr_expect(eq(int, gs_queue_pop(q), -1));
 }

@@ -2,6 +2,8 @@
  * the FailedScheduling examples of §3.3, per release (1.28, 1.31, 1.34, 1.35). */
 #include "sched_fixture.h"
 
+#include <criterion/new/assert.h>
+
 #define DRA "no new claims to deallocate, "
 
 /* ------------------------------------------------------------------ G1, G2, G3: scores */
@@ -579,7 +581,7 @@ Test(sched_examples, postfilter_plugins_disabled)
     fx_node(f, "n", 0, 8000, 32 * GI, 0);
     int p = fx_pod(f, "p", fx_tmpl(f, 100, MI, 1, 0));
     struct gs_sched_config c = fx_cfg(34);
-    c.filter_enabled[GS_PL_DEFAULT_PREEMPTION] = false;
+    cr_assert(eq(int, gs_plugin_set_disable(&c.plugins.point[GS_EP_POST_FILTER], "DefaultPreemption", -1), 0));
     fx_cycle_cfg(f, &c, p);
     cr_assert_str_eq(f->msg, "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate");
     c.dra_enabled = false;

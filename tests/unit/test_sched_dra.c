@@ -1,4 +1,4 @@
-/* The DynamicResources plugin in the scheduler (models/sched/filters/dynamic_resources.c) on
+/* The DynamicResources plugin in the scheduler (models/sched/plugins/dynamic_resources.c) on
  * hand-built worlds: PreFilter reasons, Filter outcomes, the FailedScheduling text with the
  * 1.34 PostFilter part, shared claims, the device-plugin/DRA ledger and CEL runtime errors.
  * Expected texts from kubernetes dynamicresources.go (1.34) and the c22 case. */

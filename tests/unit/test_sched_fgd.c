@@ -1,4 +1,4 @@
-/* The FGD paper's policies as score plugins (models/sched/scores/fgd_policies.c), the typical
+/* The FGD paper's policies as score plugins (models/sched/plugins/), the typical
  * set of a world's workloads and the incremental view (models/fgd/world.c), their configuration,
  * and fragmentation samples in a run. */
 #include <math.h>
@@ -9,6 +9,8 @@
 #include "sim/run.h"
 #include "sim/scenario.h"
 #include "sched_fixture.h"
+
+#include <criterion/new/assert.h>
 
 /* ------------------------------------------------------------------ hand-built worlds */
 
@@ -26,21 +28,26 @@ static struct gs_pod_template *share_tmpl(struct fx *f, int64_t cpu_m, int milli
 {
     struct gs_pod_template *t = fx_tmpl(f, cpu_m, 2 * GI, 0, 0);
     char *v = gs_arena_alloc(&f->w.arena, 8);
-    cr_assert(v);
+    cr_assert(v != NULL);
     snprintf(v, 8, "%d", milli);
     cr_assert_eq(gs_labels_set(&t->annotations, &f->w.arena, "alibabacloud.com/gpu-milli", v), 0);
     return t;
 }
 
+/* Only plugin `pl` scores, with weight `w`: score {disabled: ['*'], enabled: [{pl, w}]}. */
+static struct gs_sched_config only_w(enum gs_plugin pl, int32_t w)
+{
+    struct gs_sched_config c = fx_cfg(34);
+    struct gs_plugin_set *score = &c.plugins.point[GS_EP_SCORE];
+    cr_assert(eq(int, gs_plugin_set_disable(score, "*", -1), 0));
+    cr_assert(eq(int, gs_plugin_set_enable(score, gs_plugin_name(pl), w, -1), 0));
+    return c;
+}
+
 /* Only plugin `pl` scores, weight 1. */
 static struct gs_sched_config only(enum gs_plugin pl)
 {
-    struct gs_sched_config c = fx_cfg(34);
-    for (int i = 0; i < GS_PL_COUNT; i++)
-        c.score_enabled[i] = false;
-    c.score_enabled[pl] = true;
-    c.score_weight[pl] = 1;
-    return c;
+    return only_w(pl, 1);
 }
 
 /* The node as the experiment's code builds it: capacity, then the pods' CPU and the GPUs. */
@@ -107,7 +114,7 @@ static void check_plugin(enum gs_plugin pl, score_fn fn)
     struct fx *f = w.f;
     struct gs_sched_config c = only(pl);
     struct gs_sched *s = gs_sched_new(&f->w, &c, NULL);
-    cr_assert(s);
+    cr_assert(s != NULL);
     const int pods[] = {w.share_pod, w.whole_pod, w.cpu_pod};
     for (int k = 0; k < 3; k++) {
         int feas[5], nf = 0;
@@ -143,7 +150,7 @@ Test(fgd_plugins, names)
     struct gs_sched_config c;
     gs_sched_config_default(&c, 34);
     for (int i = GS_PL_RANDOM_SCORE; i <= GS_PL_FGD_SCORE; i++)
-        cr_expect(!c.score_enabled[i] && !c.filter_enabled[i], "%s is off by default", gs_plugin_name(i));
+        cr_expect_not(c.score_enabled[i] || c.filter_enabled[i], "%s is off by default", gs_plugin_name(i));
 }
 
 Test(fgd_plugins, dot_product) { check_plugin(GS_PL_DOT_PRODUCT_SCORE, gs_fgd_score_dotprod); }
@@ -158,7 +165,7 @@ Test(fgd_plugins, gpu_clustering_tags)
     fx_run(f, "tag-c", fx_tmpl(f, 100, GI, 1, 0), w.nodes[2], 0);
     struct gs_sched_config c = only(GS_PL_GPU_CLUSTERING_SCORE);
     struct gs_sched *s = gs_sched_new(&f->w, &c, NULL);
-    cr_assert(s);
+    cr_assert(s != NULL);
     const int feas[] = {w.nodes[0], w.nodes[1], w.nodes[2], w.nodes[3]};
     struct gs_fgd_pod p = fgd_pod(f, w.share_pod);
     for (int i = 0; i < 4; i++) {
@@ -180,7 +187,7 @@ Test(fgd_plugins, best_fit_normalised)
     struct fx *f = w.f;
     struct gs_sched_config c = only(GS_PL_BEST_FIT_SCORE);
     struct gs_sched *s = gs_sched_new(&f->w, &c, NULL);
-    cr_assert(s);
+    cr_assert(s != NULL);
     const int feas[] = {w.nodes[0], w.nodes[1], w.nodes[2], w.nodes[3]};
     struct gs_fgd_pod p = fgd_pod(f, w.share_pod);
     int64_t raw[4];
@@ -203,8 +210,7 @@ Test(fgd_plugins, random_one_node)
 {
     struct world4 w = world4();
     struct fx *f = w.f;
-    struct gs_sched_config c = only(GS_PL_RANDOM_SCORE);
-    c.score_weight[GS_PL_RANDOM_SCORE] = 3;
+    struct gs_sched_config c = only_w(GS_PL_RANDOM_SCORE, 3);
     c.tiebreak_first = false;
     struct gs_rng *rng = gs_rng_new(7);
     struct gs_sched *s = gs_sched_new(&f->w, &c, rng);
@@ -242,7 +248,7 @@ Test(fgd_plugins, fgd_score_and_memo)
     typical_of(&wt, keys, 3);
     struct gs_sched_config c = only(GS_PL_FGD_SCORE);
     struct gs_sched *s = gs_sched_new(&f->w, &c, NULL);
-    cr_assert(s);
+    cr_assert(s != NULL);
     cr_assert_eq(gs_sched_set_fgd_typical(s, &wt), 0);
     const int feas[] = {w.nodes[0], w.nodes[1], w.nodes[2], w.nodes[3]};
     const int pods[] = {w.share_pod, w.whole_pod};
@@ -285,7 +291,7 @@ Test(fgd_plugins, share_gpu_choice)
 
     struct gs_sched_config c = only(GS_PL_FGD_SCORE);
     struct gs_sched *s = gs_sched_new(&f->w, &c, NULL);
-    cr_assert(s);
+    cr_assert(s != NULL);
     gs_sched_set_fgd_typical(s, &wt);
     cr_expect_eq(gs_sched_share_gpu(s, p, n), 1);
     cr_expect_eq(gs_sched_share_gpu(s, whole, n), -1); /* whole GPUs: the default rule */
@@ -297,11 +303,56 @@ Test(fgd_plugins, share_gpu_choice)
 
     struct gs_sched_config d = only(GS_PL_DOT_PRODUCT_SCORE);
     s = gs_sched_new(&f->w, &d, NULL);
-    cr_assert(s);
+    cr_assert(s != NULL);
     gs_sched_set_fgd_typical(s, &wt);
     cr_expect_eq(gs_sched_share_gpu(s, p, n), -1); /* FGDScore off: best fit */
     gs_sched_free(s);
     cr_expect_eq(gs_sched_share_gpu(NULL, p, n), -1);
+    gs_fgd_world_typical_free(&wt);
+    fx_free(f);
+}
+
+static void record_share(void *ctx, int pod, int gpu)
+{
+    int *got = ctx;
+    got[0] = pod;
+    got[1] = gpu;
+}
+
+/* The share's GPU reaches the caller at PreBind (Open-Gpu-Share asks FGDScore, as the FGD
+ * simulator's Reserve does for gpuSelMethod FGDScore), on the node as it is then. */
+Test(fgd_plugins, prebind_hands_the_share_gpu)
+{
+    struct fx *f = fx_new();
+    int n = fx_node(f, "a", 0, 32000, 128 * GI, 2);
+    static const int g[] = {700, 1000};
+    set_gpus(f, n, 2, g);
+    int p = fx_pod(f, "share", share_tmpl(f, 1000, 300));
+    const struct gs_fgd_typical_key keys[] = {{1000, 600, 1, 0, "", 1}};
+    struct gs_fgd_world_typical wt;
+    typical_of(&wt, keys, 1);
+    int got[2] = {-1, -2};
+    struct gs_sched_client c = {.ctx = got, .set_share_gpu = record_share};
+
+    struct gs_sched_config cfg = only(GS_PL_FGD_SCORE);
+    struct gs_sched *s = gs_sched_new(&f->w, &cfg, NULL);
+    cr_assert(s != NULL);
+    gs_sched_set_fgd_typical(s, &wt);
+    gs_world_assign(&f->w, p, n); /* assumed, then allowed */
+    cr_expect(eq(int, gs_sched_prebind(s, p, n, &c), GS_ST_SUCCESS));
+    cr_expect(eq(int, got[0], p));
+    cr_expect(eq(int, got[1], 1));
+    gs_sched_free(s);
+
+    /* Without FGDScore the device plugin's rule applies: -1. */
+    cfg = only(GS_PL_DOT_PRODUCT_SCORE);
+    s = gs_sched_new(&f->w, &cfg, NULL);
+    cr_assert(s != NULL);
+    got[1] = -2;
+    cr_expect(eq(int, gs_sched_prebind(s, p, n, &c), GS_ST_SUCCESS));
+    cr_expect(eq(int, got[1], -1));
+    gs_sched_free(s);
+    gs_world_unassign(&f->w, p);
     gs_fgd_world_typical_free(&wt);
     fx_free(f);
 }
@@ -317,8 +368,7 @@ Test(fgd_plugins, beside_default_scores)
     struct gs_sched_config c = fx_cfg(34);
     const int feas[] = {w.nodes[0], w.nodes[1], w.nodes[2], w.nodes[3]};
     struct gs_sched *s0 = gs_sched_new(&f->w, &c, NULL);
-    c.score_enabled[GS_PL_FGD_SCORE] = true;
-    c.score_weight[GS_PL_FGD_SCORE] = 1000;
+    cr_assert(eq(int, gs_plugin_set_enable(&c.plugins.point[GS_EP_SCORE], "FGDScore", 1000, -1), 0));
     struct gs_sched *s1 = gs_sched_new(&f->w, &c, NULL);
     cr_assert(s0 && s1);
     gs_sched_set_fgd_typical(s1, &wt);
@@ -455,7 +505,7 @@ Test(fgd_view, incremental_equals_full)
     cr_assert_eq(v.n, f->w.nnodes);
     struct gs_fgd_frag_sample full;
     struct gs_fgd_node *nodes = calloc((size_t)v.n, sizeof *nodes);
-    cr_assert(nodes);
+    cr_assert(nodes != NULL);
     for (int i = 0; i < v.n; i++) {
         gs_fgd_view_node(&v, i, &nodes[i]);
         cr_expect_eq(memcmp(&nodes[i], &v.nodes[i], sizeof nodes[i]), 0, "node %d", i);
@@ -508,8 +558,8 @@ Test(fgd_config, score_enabled_with_weight)
                  0, "%s", err.msg);
     cr_expect(sc.sched.score_enabled[GS_PL_FGD_SCORE]);
     cr_expect_eq(sc.sched.score_weight[GS_PL_FGD_SCORE], 1000);
-    cr_expect(!sc.sched.score_enabled[GS_PL_NODE_RESOURCES_FIT]);
-    cr_expect(!sc.sched.score_enabled[GS_PL_BEST_FIT_SCORE]);
+    cr_expect_not(sc.sched.score_enabled[GS_PL_NODE_RESOURCES_FIT]);
+    cr_expect_not(sc.sched.score_enabled[GS_PL_BEST_FIT_SCORE]);
     gs_scenario_free(&sc);
 
     cr_assert_eq(load_sched("plugins: {multiPoint: {enabled: [{name: BestFitScore, weight: 5}, {name: GpuPackingScore}]}}",
@@ -520,7 +570,7 @@ Test(fgd_config, score_enabled_with_weight)
     cr_expect(sc.sched.score_enabled[GS_PL_GPU_PACKING_SCORE]);
     cr_expect_eq(sc.sched.score_weight[GS_PL_GPU_PACKING_SCORE], 1);
     cr_expect(sc.sched.score_enabled[GS_PL_NODE_RESOURCES_FIT]); /* the defaults stay beside them */
-    cr_expect(!sc.sched.score_enabled[GS_PL_FGD_SCORE]);
+    cr_expect_not(sc.sched.score_enabled[GS_PL_FGD_SCORE]);
     gs_scenario_free(&sc);
 
     cr_assert_eq(load_sched("plugins: {score: {enabled: [{name: DotProductScore}, {name: RandomScore, weight: 2}, "
@@ -541,11 +591,11 @@ Test(fgd_config, errors)
     struct gs_scenario sc;
     struct gs_error err;
     cr_expect_eq(load_sched("plugins: {filter: {enabled: [{name: FGDScore}]}}", &sc, &err), GS_EINVAL);
-    cr_expect(strstr(err.msg, "plugin FGDScore does not extend the filter extension point"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "plugin FGDScore does not extend the filter extension point") != NULL, "%s", err.msg);
     cr_expect_eq(load_sched("plugins: {score: {enabled: [{name: FGDscore}]}}", &sc, &err), GS_EINVAL);
-    cr_expect(strstr(err.msg, "did you mean 'FGDScore'"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "did you mean 'FGDScore'") != NULL, "%s", err.msg);
     cr_expect_eq(load_sched("pluginConfig: [{name: FGDScore, args: {normMethod: sum}}]", &sc, &err), GS_ENOTSUP);
-    cr_expect(strstr(err.msg, "normMethod (sum)"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "normMethod (sum)") != NULL, "%s", err.msg);
     cr_expect_eq(load_sched("pluginConfig: [{name: BestFitScore, args: {dimExtMethod: merge}}]", &sc, &err),
                  GS_ENOTSUP);
 }

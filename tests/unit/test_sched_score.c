@@ -1,19 +1,24 @@
 /* Scoring, percentageOfNodesToScore and selectHost tie-breaking. */
 #include "sched_fixture.h"
 
+#include <criterion/new/assert.h>
+
+/* Only plugin `pl` scores, with its default weight: score {disabled: ['*'], enabled: [pl]}. */
 static struct gs_sched_config only(int minor, enum gs_plugin pl)
 {
     struct gs_sched_config c = fx_cfg(minor);
-    for (int i = 0; i < GS_PL_COUNT; i++)
-        c.score_enabled[i] = false;
-    c.score_enabled[pl] = true;
+    struct gs_plugin_set *score = &c.plugins.point[GS_EP_SCORE];
+    int32_t w = (int32_t)c.score_weight[pl];
+    cr_assert(w > 0);
+    cr_assert(eq(int, gs_plugin_set_disable(score, "*", -1), 0));
+    cr_assert(eq(int, gs_plugin_set_enable(score, gs_plugin_name(pl), w, -1), 0));
     return c;
 }
 
 static int64_t score1(struct fx *f, const struct gs_sched_config *c, int p, const int *feas, int nf, int node)
 {
     struct gs_sched *s = gs_sched_new(&f->w, c, NULL);
-    cr_assert(s);
+    cr_assert(s != NULL);
     int64_t v = gs_sched_score_node(s, p, feas, nf, node);
     gs_sched_free(s);
     return v;
@@ -188,8 +193,7 @@ Test(sched_score, percentage_of_nodes_and_rotation)
     r = fx_cycle_cfg(f, &c, p);
     cr_assert_eq(r.feasible, 100);
     /* no score plugin: the first feasible node is enough */
-    for (int i = 0; i < GS_PL_COUNT; i++)
-        c.score_enabled[i] = false;
+    cr_assert(eq(int, gs_plugin_set_disable(&c.plugins.point[GS_EP_SCORE], "*", -1), 0));
     r = fx_cycle_cfg(f, &c, p);
     cr_assert_eq(r.feasible, 1);
     cr_assert_eq(r.evaluated, 1);

@@ -1,4 +1,4 @@
-/* DefaultPreemption PostFilter: kubernetes pkg/scheduler/framework/plugins/defaultpreemption/
+/* DefaultPreemption (PostFilter): kubernetes pkg/scheduler/framework/plugins/defaultpreemption/
  * default_preemption.go (PodEligibleToPreemptOthers, SelectVictimsOnNode,
  * GetOffsetAndNumCandidates) and pkg/scheduler/framework/preemption/preemption.go (Preempt,
  * findCandidates, nodesWherePreemptionMightHelp, DryRunPreemption, SelectCandidate,
@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "sched_internal.h"
+#include "models/sched/sched_internal.h"
 
 /* GetPodStartTime: a pod that has not started counts as started "now", after every start. */
 static gs_time start_of(const struct gs_pod *p)
@@ -325,3 +325,43 @@ enum gs_preempt_outcome gs_sched_preempt(struct gs_sched *s, const struct gs_pod
     }
     return GS_PE_CANDIDATE;
 }
+
+static void post_filter(struct gs_sched *s, const struct gs_podctx *pc, struct gs_cycle_result *out,
+                        struct gs_postfilter_status *st)
+{
+    enum gs_preempt_outcome pe = gs_sched_preempt(s, pc, out);
+    if (pe == GS_PE_CANDIDATE)
+        st->code = GS_ST_SUCCESS; /* a node nominated: no PostFilter text */
+    else
+        st->outcome = (uint8_t)(pe + 1);
+}
+
+/* "preemption: " and why (preemption.go Preempt's status message). */
+static void post_filter_text(struct gs_sched *s, const struct gs_podctx *pc, int outcome)
+{
+    (void)pc;
+    gs_msg_add(s, "preemption: ");
+    switch ((enum gs_preempt_outcome)(outcome - 1)) {
+    case GS_PE_NOT_ELIGIBLE_NEVER:
+        gs_msg_add(s, GS_MSG_NEVER);
+        break;
+    case GS_PE_NOT_ELIGIBLE_TERMINATING:
+        gs_msg_add(s, GS_MSG_TERMINATING);
+        break;
+    case GS_PE_NO_CANDIDATES:
+    case GS_PE_CANDIDATE:
+        gs_msg_addf(s, "0/%d nodes are available:", s->nsnap);
+        /* Every node without a dry-run status: "Preemption is not helpful for scheduling". */
+        s->ph.kind[GS_R_NOT_HELPFUL] += s->nsnap - s->ph_marked;
+        gs_hcount_render(s, &s->ph);
+        break;
+    }
+}
+
+const struct gs_sched_plugin gs_plugin_default_preemption = {
+    .name = "DefaultPreemption",
+    .id = GS_PL_DEFAULT_PREEMPTION,
+    .points = GS_EP_BIT(GS_EP_POST_FILTER),
+    .post_filter = post_filter,
+    .post_filter_text = post_filter_text,
+};

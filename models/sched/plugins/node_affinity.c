@@ -1,8 +1,10 @@
-/* NodeAffinity filter and PreFilter: kubernetes pkg/scheduler/framework/plugins/nodeaffinity/
- * node_affinity.go, with the matching of k8s.io/component-helpers/scheduling/corev1/
- * nodeaffinity (RequiredNodeAffinity, LazyErrorNodeSelector, PreferredSchedulingTerms) and
- * k8s.io/apimachinery/pkg/labels (Requirement.Matches, NewRequirement).
+/* NodeAffinity: kubernetes pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go
+ * (PreFilter, Filter, PreScore, Score, NormalizeScore), with the matching of
+ * k8s.io/component-helpers/scheduling/corev1/nodeaffinity (RequiredNodeAffinity,
+ * LazyErrorNodeSelector, PreferredSchedulingTerms) and k8s.io/apimachinery/pkg/labels
+ * (Requirement.Matches, NewRequirement).
  *
+ * Filter:
  * - spec.nodeSelector: every key must be a node label with exactly that value;
  * - required terms are ORed, a term's matchExpressions and matchFields are ANDed;
  * - an empty term, or a term with a requirement that does not parse (In/NotIn without values,
@@ -11,6 +13,14 @@
  * - Gt/Lt parse the node's label value as a base-10 int64 and fail on a parse error;
  * - matchFields only knows metadata.name (the node's name).
  * Failure: "node(s) didn't match Pod's node affinity/selector", UnschedulableAndUnresolvable.
+ * PreFilter: Skip when there is neither a nodeSelector nor required node affinity (gpusim has no
+ * profile addedAffinity); the required terms' matchFields metadata.name In [...] restrict the
+ * nodes (a PreFilterResult), or conflict ("pod affinity terms conflict",
+ * UnschedulableAndUnresolvable) when no name is left.
+ * Score: the sum of the weights of the preferred terms that match the node (terms with weight 0,
+ * empty terms and terms that fail to parse never count); PreScore returns Skip when the pod has
+ * no preferred terms; NormalizeScore is DefaultNormalizeScore(100, reverse=false).
+ * Filter and Score read only the template and the node's name and labels: static (cache.c).
  */
 #include <string.h>
 
@@ -156,7 +166,9 @@ static bool term_names_nonempty(const struct gs_term *term, bool *has_fields)
     return false;
 }
 
-int gs_affinity_prefilter(const struct gs_pod_template *t)
+/* The required terms' matchFields metadata.name In [...]: 0 for "all nodes", 1 when the nodes
+ * are restricted (then name_allowed decides per node), -1 for "pod affinity terms conflict". */
+static int name_prefilter(const struct gs_pod_template *t)
 {
     const struct gs_node_affinity *a = &t->affinity;
     if (!a->has_required || a->nrequired == 0)
@@ -172,7 +184,7 @@ int gs_affinity_prefilter(const struct gs_pod_template *t)
     return any ? 1 : -1;
 }
 
-bool gs_affinity_name_allowed(const struct gs_pod_template *t, const char *node_name)
+static bool name_allowed(const struct gs_pod_template *t, const char *node_name)
 {
     const struct gs_node_affinity *a = &t->affinity;
     for (int i = 0; i < a->nrequired; i++) {
@@ -187,13 +199,35 @@ bool gs_affinity_name_allowed(const struct gs_pod_template *t, const char *node_
     return false;
 }
 
-void gs_filter_node_affinity(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n,
-                             const struct gs_adj *adj, struct gs_fstat *st)
+static void pre_filter(struct gs_sched *s, struct gs_podctx *pc, struct gs_prefilter_status *st)
 {
     (void)s;
+    if (!pc->affinity_filter) {
+        st->code = GS_ST_SKIP;
+        return;
+    }
+    int pre = name_prefilter(pc->t);
+    if (pre < 0) {
+        st->code = GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE;
+        st->kind = GS_R_AFFINITY;
+        st->msg = GS_MSG_AFFINITY_CONFLICT;
+    } else if (pre > 0) {
+        st->restricts = true;
+    }
+}
+
+static bool pre_filter_allows(const struct gs_sched *s, const struct gs_podctx *pc, int node)
+{
+    return name_allowed(pc->t, s->w->nodes[node].name);
+}
+
+static void filter(struct gs_sched *s, const struct gs_podctx *pc, int node, const struct gs_adj *adj,
+                   struct gs_fstat *st)
+{
     (void)adj;
     if (!pc->affinity_filter)
         return; /* PreFilter returned Skip */
+    const struct gs_node *n = &s->w->nodes[node];
     const struct gs_pod_template *t = pc->t;
     bool match = true;
     for (int i = 0; i < t->node_selector.n && match; i++) {
@@ -211,3 +245,44 @@ void gs_filter_node_affinity(struct gs_sched *s, const struct gs_podctx *pc, con
     st->plugin = GS_PL_NODE_AFFINITY;
     st->kind = GS_R_AFFINITY;
 }
+
+static int pre_score(struct gs_sched *s, struct gs_podctx *pc, const int *nodes, int n)
+{
+    (void)s;
+    (void)nodes;
+    (void)n;
+    return pc->t->affinity.npreferred == 0 ? 1 : 0;
+}
+
+static void score(struct gs_sched *s, const struct gs_podctx *pc, const int *nodes, int n, int64_t *out)
+{
+    const struct gs_node_affinity *a = &pc->t->affinity;
+    for (int k = 0; k < n; k++) {
+        const struct gs_node *nd = &s->w->nodes[nodes[k]];
+        int64_t sum = 0;
+        for (int i = 0; i < a->npreferred; i++)
+            if (a->preferred[i].weight != 0 && gs_term_matches(&a->preferred[i].term, nd))
+                sum += a->preferred[i].weight;
+        out[k] = sum;
+    }
+}
+
+static void normalize(struct gs_sched *s, int64_t *scores, int n)
+{
+    (void)s;
+    gs_score_normalize(scores, n, false);
+}
+
+const struct gs_sched_plugin gs_plugin_node_affinity = {
+    .name = "NodeAffinity",
+    .id = GS_PL_NODE_AFFINITY,
+    .points = GS_EP_BIT(GS_EP_PRE_FILTER) | GS_EP_BIT(GS_EP_FILTER) | GS_EP_BIT(GS_EP_PRE_SCORE) |
+              GS_EP_BIT(GS_EP_SCORE),
+    .flags = GS_PLF_STATIC_FILTER | GS_PLF_STATIC_SCORE,
+    .pre_filter = pre_filter,
+    .pre_filter_allows = pre_filter_allows,
+    .filter = filter,
+    .pre_score = pre_score,
+    .score = score,
+    .normalize = normalize,
+};

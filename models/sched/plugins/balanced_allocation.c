@@ -1,4 +1,4 @@
-/* NodeResourcesBalancedAllocation score: kubernetes pkg/scheduler/framework/plugins/
+/* NodeResourcesBalancedAllocation (PreScore, Score): kubernetes pkg/scheduler/framework/plugins/
  * noderesources/balanced_allocation.go (PreScore, balancedResourceScorer) with
  * resource_allocation.go (useRequested = true).
  *
@@ -13,17 +13,19 @@
 
 #include "models/sched/sched_internal.h"
 
-bool gs_score_balanced_skip(const struct gs_sched *s, const struct gs_podctx *pc)
+static int pre_score(struct gs_sched *s, struct gs_podctx *pc, const int *nodes, int n)
 {
+    (void)nodes;
+    (void)n;
     if (!s->cfg.balanced_skip_best_effort)
-        return false;
+        return 0;
     for (int i = 0; i < s->cfg.nbalanced_res; i++)
         if (pc->bal_req[i] != 0)
-            return false;
-    return true;
+            return 0;
+    return 1;
 }
 
-int64_t gs_score_balanced(const struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n)
+static int64_t score_node(const struct gs_sched *s, const struct gs_podctx *pc, const struct gs_node *n)
 {
     double frac[GS_SCHED_MAX_SCORE_RES];
     int nf = 0;
@@ -55,3 +57,17 @@ int64_t gs_score_balanced(const struct gs_sched *s, const struct gs_podctx *pc, 
     }
     return (int64_t)((1 - std) * 100.0);
 }
+
+static void score(struct gs_sched *s, const struct gs_podctx *pc, const int *nodes, int n, int64_t *out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = score_node(s, pc, &s->w->nodes[nodes[i]]);
+}
+
+const struct gs_sched_plugin gs_plugin_balanced_allocation = {
+    .name = "NodeResourcesBalancedAllocation",
+    .id = GS_PL_BALANCED_ALLOCATION,
+    .points = GS_EP_BIT(GS_EP_PRE_SCORE) | GS_EP_BIT(GS_EP_SCORE),
+    .pre_score = pre_score,
+    .score = score,
+};
