@@ -258,7 +258,7 @@ enum gs_dra_filter_result gs_dra_pod_filter(const struct gs_dra_state *st, const
         if (rc == GS_ENOMEM) {
             if (errlen)
                 strncpy(errbuf, "out of memory", errlen - 1), errbuf[errlen - 1] = '\0';
-            return GS_DRA_ERROR;
+            return GS_DRA_NOMEM;
         }
         if (rc < 0)
             return GS_DRA_ERROR;
@@ -302,7 +302,10 @@ int gs_dra_state_bind(struct gs_dra_state *st, const struct gs_world *w, int pod
         return 1;
     struct gs_dra_allocation out[GS_DRA_POD_CLAIMS_MAX];
     int nout = 0;
-    if (gs_dra_pod_filter(st, w, claims, n, node, out, &nout, buf, sizeof buf) != GS_DRA_FIT)
+    enum gs_dra_filter_result fr = gs_dra_pod_filter(st, w, claims, n, node, out, &nout, buf, sizeof buf);
+    if (fr == GS_DRA_NOMEM)
+        return GS_ENOMEM;
+    if (fr != GS_DRA_FIT)
         return GS_EINVAL;
     for (int i = 0; i < n; i++)
         if (!gs_dra_claim_reserved_for(&st->claims[claims[i]].c, pod) &&

@@ -184,7 +184,8 @@ enum gs_dra_filter_result {
     GS_DRA_FIT = 0,             /* the node can run the pod; `out` holds the new allocations */
     GS_DRA_NOT_AVAILABLE,       /* an allocated claim is on another node */
     GS_DRA_CANNOT_ALLOCATE,     /* no allocation of the unallocated claims on this node */
-    GS_DRA_ERROR                /* a claim or class cannot be evaluated: `errbuf` has the text */
+    GS_DRA_ERROR,               /* a claim or class cannot be evaluated: `errbuf` has the text */
+    GS_DRA_NOMEM                /* out of memory */
 };
 
 /* DynamicResources Filter for the claims of gs_dra_pod_prefilter on node `node`: allocated
@@ -202,7 +203,8 @@ enum gs_dra_filter_result gs_dra_pod_filter(const struct gs_dra_state *st, const
  * the same allocation as the cycle's), writes status.allocation of the unallocated claims,
  * marks their devices in use and their GPUs held by DRA in the ledger, and adds the pod to
  * every claim's reservedFor. Returns 0; 1 when the pod has no claims; GS_EINVAL when the
- * claims no longer fit (nothing changed); GS_ERANGE when a claim's reservedFor is full. */
+ * claims no longer fit (nothing changed); GS_ERANGE when a claim's reservedFor is full; GS_ENOMEM
+ * when out of memory (nothing changed). */
 int gs_dra_state_bind(struct gs_dra_state *st, const struct gs_world *w, int pod, int node);
 
 /* Pod `pod` is done or deleted: it leaves every claim's reservedFor; a claim nobody reserves

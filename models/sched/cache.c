@@ -100,11 +100,15 @@ struct gs_tcache *gs_sched_tcache_get(struct gs_sched *s, const struct gs_pod_te
     if (!c) {
         if (s->ntc < GS_SCHED_TCACHE_SLOTS) {
             struct gs_sverdict *v = gs_calloc((size_t)s->nodes_cap, sizeof *v);
-            if (!v)
+            if (!v) {
+                s->oom = true; /* the cycle could go on uncached, but a run treats it as its failure */
                 return NULL;
+            }
             c = &s->tc[s->ntc++];
             c->v = v;
             c->sc = s->nsscore ? gs_calloc((size_t)s->nodes_cap * (size_t)s->sc_stride, sizeof *c->sc) : NULL;
+            if (s->nsscore && !c->sc)
+                s->oom = true;
         } else {
             c = &s->tc[0];
             for (int i = 1; i < s->ntc; i++)
@@ -289,8 +293,10 @@ struct gs_vsum *gs_sched_vsum_get(struct gs_sched *s, const struct gs_podctx *pc
             vs = &s->vs[s->nvs];
             memset(vs, 0, sizeof *vs);
             vs->v = gs_calloc((size_t)s->nodes_cap, sizeof *vs->v);
-            if (!vs->v)
+            if (!vs->v) {
+                s->oom = true;
                 return NULL;
+            }
             vs->vcap = s->nodes_cap;
             s->nvs++;
         } else {

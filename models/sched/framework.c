@@ -696,6 +696,7 @@ static void fit_error(struct gs_sched *s, const struct gs_podctx *pc, int nexpli
         /* Keep the text with the sums it was built from. */
         if (GS_GROW(vs->msg, vs->msg_cap, s->msg_len + 1)) {
             vs->msg_valid = false;
+            s->oom = true;
             return;
         }
         memcpy(vs->msg, s->msg, (size_t)s->msg_len + 1);
@@ -875,6 +876,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
         s->mfull = true;
         out->message = oom_message;
+        out->oom = true;
         return;
     }
     next_epoch(s);
@@ -1033,6 +1035,7 @@ done:
         out->node = -1;
         out->nominated_node = -1;
         out->message = oom_message;
+        out->oom = true;
     } else if (out->node < 0 && !out->message) {
         out->message = s->msg;
     }
@@ -1040,9 +1043,15 @@ done:
 
 /* ------------------------------------------------------------------ the binding points */
 
+bool gs_sched_out_of_memory(const struct gs_sched *s)
+{
+    return s->oom;
+}
+
 enum gs_status_code gs_sched_reserve(struct gs_sched *s, int pod, int node, const struct gs_sched_client *c)
 {
     const struct gs_table *t = &s->tab[GS_EP_RESERVE];
+    s->oom = false;
     for (int i = 0; i < t->n; i++) {
         if (!t->p[i]->reserve)
             continue;
@@ -1056,6 +1065,7 @@ enum gs_status_code gs_sched_reserve(struct gs_sched *s, int pod, int node, cons
 void gs_sched_unreserve(struct gs_sched *s, int pod, int node, gs_time now, const struct gs_sched_client *c)
 {
     const struct gs_table *t = &s->tab[GS_EP_RESERVE];
+    s->oom = false;
     for (int i = t->n - 1; i >= 0; i--)
         if (t->p[i]->unreserve)
             t->p[i]->unreserve(s, pod, node, now, c);
@@ -1065,6 +1075,7 @@ void gs_sched_permit(struct gs_sched *s, int pod, int node, const struct gs_sche
                      struct gs_permit_result *out)
 {
     const struct gs_table *t = &s->tab[GS_EP_PERMIT];
+    s->oom = false;
     memset(out, 0, sizeof *out);
     out->code = GS_PERMIT_ALLOW;
     out->plugin = GS_PL_COUNT;
@@ -1094,6 +1105,7 @@ void gs_sched_permit(struct gs_sched *s, int pod, int node, const struct gs_sche
 enum gs_status_code gs_sched_prebind(struct gs_sched *s, int pod, int node, const struct gs_sched_client *c)
 {
     const struct gs_table *t = &s->tab[GS_EP_PRE_BIND];
+    s->oom = false;
     for (int i = 0; i < t->n; i++) {
         enum gs_status_code st = t->p[i]->pre_bind(s, pod, node, c);
         if (st != GS_ST_SUCCESS && st != GS_ST_SKIP)
@@ -1105,6 +1117,7 @@ enum gs_status_code gs_sched_prebind(struct gs_sched *s, int pod, int node, cons
 enum gs_status_code gs_sched_bind(struct gs_sched *s, int pod, int node, const struct gs_sched_client *c)
 {
     const struct gs_table *t = &s->tab[GS_EP_BIND];
+    s->oom = false;
     for (int i = 0; i < t->n; i++) {
         enum gs_status_code st = t->p[i]->bind(s, pod, node, c);
         if (st != GS_ST_SKIP)

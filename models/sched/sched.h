@@ -295,6 +295,8 @@ struct gs_cycle_result {
     int64_t score;             /* total score of the chosen node; 0 when scoring did not run */
     bool reject_group;         /* Coscheduling PostFilter rejected the pod's PodGroup: the caller
                                 * rejects the group's pods waiting at Permit */
+    bool oom;                  /* the cycle ran out of memory (node -1, the message says so): a
+                                * run treats it as its own failure (GS_ENOMEM) */
 };
 
 struct gs_sched;
@@ -331,13 +333,18 @@ const struct gs_sched_plugin *gs_sched_queue_sort(const struct gs_sched *s);
 int gs_sched_table(const struct gs_sched *s, enum gs_ext_point pt, const struct gs_sched_plugin **out, int64_t *weights,
                    int max);
 
+/* True when the last call into the scheduler (a cycle, or one of the binding points below) ran out
+ * of memory: it then did what it could without the allocation (a cycle returns node -1 and
+ * out->oom), and a run treats it as its own failure (GS_ENOMEM). */
+bool gs_sched_out_of_memory(const struct gs_sched *s);
+
 /* Run one scheduling cycle for pod `p` against the current world: PreFilter, the nominated node
  * first, Filter (with nominated pods), and either PreScore + Score + selectHost, or the FitError
  * message and the PostFilter plugins (DynamicResources "no new claims to deallocate" from 1.34,
  * DefaultPreemption dry run, Coscheduling), each point's table in the profile's order. Does not
  * modify the world: the caller assumes the pod (gs_world_assign) and runs the binding points
  * below, or evicts the victims and sets the nomination. Out of memory while growing scratch
- * space gives node -1 and the message "scheduler: out of memory".
+ * space gives node -1, out->oom and the message "scheduler: out of memory".
  * Cost: a cycle that binds walks the nodes from nextStartNodeIndex until enough fit; a cycle
  * that fails for a template that failed before costs O(nodes changed since) plus the dry run
  * on nodes holding lower-priority pods, and returns the same message text (same pointer) as

@@ -166,7 +166,10 @@ void gs_cluster_bind_claims(struct gs_cluster *c, int pi, int ni)
 {
     if (!c->dra || !c->w->pods[pi].tmpl->claims)
         return;
-    if (gs_dra_state_bind(c->dra, c->w, pi, ni) < 0) {
+    int rc = gs_dra_state_bind(c->dra, c->w, pi, ni);
+    if (rc == GS_ENOMEM) {
+        gs_cluster_fail(c, rc);
+    } else if (rc < 0) {
         /* The cycle's Filter said the claims fit: a mismatch is gpusim's bug. */
         char msg[256];
         snprintf(msg, sizeof msg, "DRA: claims of pod %s no longer fit node %s at bind", c->w->pods[pi].name,

@@ -88,7 +88,11 @@ void gs_scheduler_bind(struct scheduler *s, struct gs_cluster *c, int p, int n)
         gs_cluster_assume(c, p, n);
     int node = c->w->pods[p].node;
     gs_sched_prebind(s->sched, p, node, &s->client);
+    if (gs_sched_out_of_memory(s->sched))
+        gs_cluster_fail(c, GS_ENOMEM);
     gs_sched_bind(s->sched, p, node, &s->client);
+    if (gs_sched_out_of_memory(s->sched))
+        gs_cluster_fail(c, GS_ENOMEM);
 }
 
 void gs_scheduler_reject_one(struct scheduler *s, struct gs_cluster *c, int p, const char *message, uint32_t plugins)
@@ -183,7 +187,9 @@ static void cycle(struct scheduler *s, struct gs_cluster *c)
     struct gs_cycle_result res;
     gs_sched_cycle(s->sched, p, &res);
     c->cycles++;
-    if (res.node >= 0)
+    if (res.oom)
+        gs_cluster_fail(c, GS_ENOMEM); /* the run ends; the pod stays as it was */
+    else if (res.node >= 0)
         gs_scheduler_reserve(s, c, p, res.node);
     else
         gs_scheduler_failed(s, c, p, &res);

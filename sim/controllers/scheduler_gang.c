@@ -40,6 +40,8 @@ void gs_scheduler_reserve(struct scheduler *s, struct gs_cluster *c, int p, int 
         gs_sched_permit(s->sched, p, n, &s->client, &pr);
     else
         pr = (struct gs_permit_result){.code = GS_PERMIT_REJECT, .plugin = GS_PL_COUNT, .message = "reserve failed"};
+    if (gs_sched_out_of_memory(s->sched))
+        gs_cluster_fail(c, GS_ENOMEM);
     switch (pr.code) {
     case GS_PERMIT_ALLOW: {
         gs_scheduler_bind(s, c, p, -1);
@@ -64,6 +66,8 @@ void gs_scheduler_reserve(struct scheduler *s, struct gs_cluster *c, int p, int 
         break;
     case GS_PERMIT_REJECT:
         gs_sched_unreserve(s->sched, p, n, gs_cluster_now(c), &s->client);
+        if (gs_sched_out_of_memory(s->sched))
+            gs_cluster_fail(c, GS_ENOMEM);
         gs_cluster_forget(c, p);
         gs_scheduler_unschedulable(s, c, p, pr.message ? pr.message : "rejected at Permit",
                                    pr.plugin < GS_PL_COUNT ? 1u << pr.plugin : 0);
@@ -81,6 +85,8 @@ void gs_scheduler_permit_timeout(struct scheduler *s, struct gs_cluster *c, int 
     /* Unreserve of the timed-out pod (Coscheduling: the rest of the group is rejected). */
     int before = s->rejected_waiting;
     gs_sched_unreserve(s->sched, p, n, gs_cluster_now(c), &s->client);
+    if (gs_sched_out_of_memory(s->sched))
+        gs_cluster_fail(c, GS_ENOMEM);
     if (s->rejected_waiting != before)
         gs_cluster_notify(c, GS_CE_ASSIGNED_POD_DELETE);
     gs_cluster_notify(c, GS_CE_ASSIGNED_POD_DELETE);
@@ -121,6 +127,14 @@ void gs_scheduler_group_cycle(struct scheduler *s, struct gs_cluster *c, int p)
     for (int k = 0; k < n; k++) {
         gs_sched_cycle(s->sched, m[k], &res);
         c->cycles++;
+        if (res.oom) {
+            for (int j = 0; j < nplaced; j++)
+                gs_cluster_forget(c, placed[j]);
+            gs_cluster_fail(c, GS_ENOMEM);
+            gs_free(m);
+            gs_free(placed);
+            return;
+        }
         if (res.node < 0) {
             failed = m[k];
             break;

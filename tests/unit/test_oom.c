@@ -8,8 +8,8 @@
  * (a) gs_scenario_load over scenarios that together reach every decoder (node pools, the
  *     operator, device-plugin configs, MIG, DRA objects and CEL, Kueue, LWS, PodGroups,
  *     Jobs/Pods, the openb and kubectl imports, expect blocks, events, --set overrides).
- * (b) gs_run of a small scenario with bring-up, scheduling, preemption and Kueue. It is skipped
- *     until the run-loop rewrite handles every failure (GPUSIM_OOM_RUN=1 runs it).
+ * (b) gs_run of a small scenario with bring-up, scheduling, preemption and Kueue, and of teaching
+ *     scenarios that reach the other controllers (run_teaching below).
  *
  * jansson allocates through the seam (sim/scenario/json.c routes it with json_set_alloc_funcs, and
  * so does the test); libyaml and SQLite allocate on their own, so the walk covers gpusim's
@@ -1058,32 +1058,52 @@ static void run_step(const void *arg, long n, struct result *r)
     remove(trace);
 }
 
+/* The run walk: the embedded scenario (bring-up, Kueue, preemption) and teaching scenarios that
+ * reach the other controllers (DRA, the device plugin's sharing and MIG, Coscheduling's Permit,
+ * gang admission, LeaderWorkerSet with and without Kueue, Kueue's TAS, kernel-patch waves, the
+ * FGD score plugins and the fragmentation metric). */
+static const char *const run_teaching[] = {
+    "scenarios/teaching/dra-shared-claim.yaml", "scenarios/teaching/time-slicing-4x.yaml",
+    "scenarios/teaching/mig-busy.yaml",         "scenarios/teaching/coscheduling-timeout.yaml",
+    "scenarios/teaching/lws-restart.yaml",      "scenarios/teaching/fractional.yaml",
+    "scenarios/teaching/scheduler-restart.yaml", "scenarios/teaching/fgd-vs-default.yaml",
+    "scenarios/teaching/tas-rack.yaml",          "scenarios/teaching/weekly-os-patch.yaml",
+    "scenarios/teaching/gang-deadlock-gang.yaml", "scenarios/teaching/mig-mixed.yaml",
+    "scenarios/teaching/lws-kueue.yaml",
+};
+
 Test(oom, run_walk)
 {
-    if (!env_on("GPUSIM_OOM_RUN"))
-        cr_skip_test("skipped until the run-loop rewrite (sim/run.c and the *_run.c files) handles every "
-                     "allocation failure: GPUSIM_OOM_RUN=1 runs it");
     static struct run_case c;
     char dir[] = "/tmp/gpusim-oom-XXXXXX";
     cr_assert(ne(ptr, mkdtemp(dir), NULL));
-    snprintf(c.path, sizeof c.path, "%s/oom-run.yaml", dir);
+    char embedded[256];
+    snprintf(embedded, sizeof embedded, "%s/oom-run.yaml", dir);
     snprintf(c.trace, sizeof c.trace, "%s/trace", dir);
-    FILE *f = fopen(c.path, "w");
+    FILE *f = fopen(embedded, "w");
     cr_assert(ne(ptr, f, NULL));
     fputs(run_scenario, f);
     fclose(f);
 
     install();
-    static struct walk w;
-    w = (struct walk){.name = "gs_run oom-run.yaml", .step = run_step, .arg = &c, .isolate = true};
-    double t = now_s();
-    walk(&w);
-    cr_log_info("run: %ld allocations walked, %.2f s", w.walked, now_s() - t);
+    int nfail = 0;
+    for (size_t i = 0; i <= sizeof run_teaching / sizeof run_teaching[0]; i++) {
+        if (i == 0)
+            snprintf(c.path, sizeof c.path, "%s", embedded);
+        else
+            snprintf(c.path, sizeof c.path, "%s/%s", GPUSIM_SOURCE_DIR, run_teaching[i - 1]);
+        static struct walk w;
+        w = (struct walk){.name = c.path, .step = run_step, .arg = &c, .isolate = true};
+        double t = now_s();
+        walk(&w);
+        cr_log_info("run %s: %ld allocations walked, %.2f s", c.path, w.walked, now_s() - t);
+        cr_expect(gt(long, w.walked, 20), "%s: only %ld allocations", c.path, w.walked);
+        report(&w);
+        nfail += w.nfail;
+    }
     uninstall();
-    remove(c.path);
+    remove(embedded);
     rmdir(dir);
-    cr_expect(gt(long, w.walked, 20), "only %ld allocations", w.walked);
-    report(&w);
-    cr_assert(eq(int, w.nfail, 0), "%d failing step%s (listed on stderr)", w.nfail, w.nfail == 1 ? "" : "s");
+    cr_assert(eq(int, nfail, 0), "%d failing step%s (listed on stderr)", nfail, nfail == 1 ? "" : "s");
     cr_assert(eq(int, LEAKS_FOUND(), 0), "LeakSanitizer found leaks (listed on stderr)");
 }

@@ -46,12 +46,17 @@ static gs_time backoff_of(const struct gs_sched *s, int gi)
     return gi >= 0 && gi < s->cs->cap ? s->cs->backoff_until[gi] : 0;
 }
 
-/* BackoffPodGroup (podGroupBackoffSeconds > 0). Out of memory: no backoff. */
+/* BackoffPodGroup (podGroupBackoffSeconds > 0). Out of memory: no backoff, and the scheduler's
+ * out-of-memory flag (the cycle, or the run, fails). */
 static void backoff_group(struct gs_sched *s, int gi, gs_time now)
 {
     gs_time b = s->cfg.pg_backoff_us;
-    if (b <= 0 || gi < 0 || GS_GROW_ZERO(s->cs->backoff_until, s->cs->cap, gi + 1))
+    if (b <= 0 || gi < 0)
         return;
+    if (GS_GROW_ZERO(s->cs->backoff_until, s->cs->cap, gi + 1)) {
+        s->oom = true;
+        return;
+    }
     s->cs->backoff_until[gi] = now + b;
 }
 

@@ -86,6 +86,9 @@ static void filter(struct gs_sched *s, const struct gs_podctx *pc, int node, con
     switch (r) {
     case GS_DRA_FIT:
         return;
+    case GS_DRA_NOMEM:
+        s->oom = true; /* the cycle's result is "out of memory" */
+        return;
     case GS_DRA_ERROR:
         st->code = GS_ST_ERROR;
         st->plugin = GS_PL_DYNAMIC_RESOURCES;
