@@ -324,7 +324,7 @@ struct gs_bringup_ctx {
     int npublished;
     bool has_reboot_duration;           /* gs_bringup_reboot: use reboot_duration, not the profile */
     gs_time reboot_duration;
-    /* The node's devices as the device plugin and GFD see them (sim/devices_run.c); all optional.
+    /* The node's devices as the device plugin and GFD see them (sim/controllers/device_plugin.c, node.dp_view and node.mig_view); all optional.
      * dp: the plugin's config for this node (NULL: no sharing, MIG strategy cfg->mig_strategy);
      * mig: node.gpu_count MIG layouts (NULL: no MIG data, every GPU whole). GFD's labels follow
      * them (gs_dp_gfd_input, gs_mig_gfd_labels); allocatable stays the model's healthy count of

@@ -1,4 +1,4 @@
-/* gpusim: Kubernetes resource.Quantity and Go durations (see include/gpusim/quantity.h).
+/* gpusim: Kubernetes resource.Quantity and Go durations (see models/quantity.h).
  *
  * The parser follows apimachinery's ParseQuantity step by step (Kubernetes 1.34): the fast
  * scanner parseQuantityString, the suffix table, the int64Amount fast path with its

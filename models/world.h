@@ -194,7 +194,7 @@ struct gs_node {
     const char *gpu_product;
     int gpu_count;
     /* Per-GPU free milli-GPU (gpushare.h): whole-GPU pods and gpu-milli shares placed on this
-     * node, kept by the run loop (sim/devices_run.c) at bind and when a pod leaves. */
+     * node, kept by the device plugin controller (sim/controllers/device_plugin_alloc.c) at bind and when a pod leaves. */
     struct gs_gpushare gpus;
     const char *kernel;
     /* Kept by gs_world_assign / gs_world_unassign: the lowest priority among the pods on this
@@ -318,7 +318,7 @@ struct gs_duration_dist {
 };
 
 /* GS_WL_LIST: a pod list (workloads[].trace, the pods of a cluster snapshot), one pod per
- * gs_listed_pod with its own name, template, arrival and duration (sim/list_run.c). */
+ * gs_listed_pod with its own name, template, arrival and duration (sim/cluster/objects.c list_arrival). */
 enum gs_workload_kind { GS_WL_PLAIN = 0, GS_WL_POD, GS_WL_JOB, GS_WL_LWS, GS_WL_PODGROUP /* makes no pods */,
                         GS_WL_LIST };
 

@@ -3,7 +3,7 @@
  * taints, unschedulable, capacity, allocatable, the kernel, the GPU Operator's pods on it
  * (READY and STATUS as `kubectl get pods` prints them) and the workload pods bound there.
  *
- * Row kinds read (sim/bringup_run.c writes them): Joined (subject pool, value kernel),
+ * Row kinds read (sim/cluster/nodes.c and the GPU Operator controller write them): Joined (subject pool, value kernel),
  * Label (subject key, value; NULL value = removed), Taint (subject "key=value:Effect", value
  * "true"/"false"), Cordon (value "true"/"false"), Capacity and Allocatable (subject resource,
  * value quantity), Operand (subject DaemonSet, value "READY STATUS"; NULL = no pod), Kernel

@@ -2,7 +2,7 @@
  * layout and who holds it at a time: GPU shares and whole GPUs (pod_event GpuAllocated), the
  * device plugin's devices (DeviceAllocated: whole GPUs, MIG devices, time-slicing / MPS
  * replicas) and DRA claims' devices (DeviceAllocated with claim=), all written by
- * sim/devices_run.c and sim/dra_run.c at bind. A pod holds its devices from that event until
+ * sim/controllers/device_plugin_alloc.c and sim/cluster/dra.c at bind. A pod holds its devices from that event until
  * it finishes (pod.finished_us): nothing is read but the trace. */
 #include "base/alloc.h"
 #include "base/array.h"

@@ -1,5 +1,5 @@
 /* gpusim: reports on a finished (or interrupted) run. They read only the trace database
- * (include/gpusim/trace.h), never the simulator's memory, so any trace can be reported on.
+ * (sim/trace.h), never the simulator's memory, so any trace can be reported on.
  * They open the trace read-only and write text to the FILE* they are given; nothing else is
  * printed. Output depends only on the database, so it is byte-for-byte stable.
  */

@@ -1,4 +1,4 @@
--- gpusim: handy views over a trace database (schema: include/gpusim/trace.h).
+-- gpusim: handy views over a trace database (schema: sim/trace.h).
 --
 -- Load them into a trace, then query:
 --     sqlite3 trace.db < reports/views.sql

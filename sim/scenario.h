@@ -1,4 +1,4 @@
-/* gpusim: loading a scenario file (gpusim/v1alpha1, ../shared/SCENARIO.md) into a world,
+/* gpusim: loading a scenario file (gpusim/v1alpha1, docs/scenario-format.md) into a world,
  * a scheduler configuration, timed events and expectations.
  *
  * Parsing uses libyaml into a node tree that keeps every node's file:line:column; checking
@@ -237,10 +237,10 @@ struct gs_scenario {
     struct gs_mig_catalog mig_catalog;
     struct gs_migparted_config migparted;
     /* Kueue: the kueue.x-k8s.io objects of spec.objects, scheduler.kueueConfig and
-     * spec.versions.kueue (include/gpusim/kueue.h); NULL when none of them is given. Arena. */
+     * spec.versions.kueue (models/admission/kueue.h); NULL when none of them is given. Arena. */
     struct gs_kueue_spec *kueue;
     /* DRA: the resource.k8s.io objects of spec.objects, operator.draDriver and
-     * spec.versions.dra-driver-nvidia-gpu (include/gpusim/dra_state.h); NULL when none is given.
+     * spec.versions.dra-driver-nvidia-gpu (models/dra/dra_state.h); NULL when none is given.
      * Arena, but for the compiled CEL programs gs_scenario_free releases. */
     struct gs_dra_spec *dra;
 };

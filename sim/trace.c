@@ -1,4 +1,4 @@
-/* gpusim: the SQLite trace writer (schema and contract in include/gpusim/trace.h).
+/* gpusim: the SQLite trace writer (schema and contract in sim/trace.h).
  *
  * Every row goes through a prepared statement that lives as long as the trace. Writes happen
  * inside one open transaction, begun lazily by the first write after a commit and committed

@@ -1,4 +1,4 @@
-/* gpusim: the SQLite trace of a run (schema in ../shared/DESIGN.md, "Trace").
+/* gpusim: the SQLite trace of a run (documented in docs/trace-schema.md).
  *
  * One file per run. Rows are written with prepared statements inside large transactions
  * (committed every GS_TRACE_BATCH rows and at close). PRAGMA user_version holds
@@ -78,7 +78,7 @@ int gs_trace_run_kv(struct gs_trace *t, const char *key, const char *value);
 int gs_trace_node(struct gs_trace *t, int id, const char *name, const char *pool,
                   const char *gpu_product, int gpu_count);
 /* kind: Joined|Operand|Label|Allocatable|Capacity|Taint|Cordon|Kernel|Reboot|Xid|Schedulable|
- * Deleted (subjects and values as sim/bringup_run.c and reports/describe.c describe them:
+ * Deleted (subjects and values as sim/cluster/nodes.c, the controllers and reports/describe.c describe them:
  * Operand value "READY STATUS" such as "0/1 Init:0/4", NULL when the pod is gone; Label value
  * NULL when removed; Taint subject "key=value:Effect", value "true"/"false"). t_us is simulated
  * microseconds. Nothing is written at GS_TRACE_SUMMARY. Returns 0 or GS_ESQL. */

@@ -1,4 +1,4 @@
-/* Kueue quota arithmetic and flavor assignment (include/gpusim/kueue.h).
+/* Kueue quota arithmetic and flavor assignment (models/admission/kueue.h).
  *
  * Upstream: kubernetes-sigs/kueue pkg/cache (resource_node.go: guaranteedQuota, available,
  * potentialAvailable, addUsage), pkg/scheduler/flavorassigner/flavorassigner.go

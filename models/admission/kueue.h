@@ -3,7 +3,7 @@
  * waitForPodsReady), the quota arithmetic of a ClusterQueue in a cohort (nominal quota,
  * borrowing and lending limits), flavor assignment, queue ordering, classical preemption
  * (reclaim within the cohort, within the ClusterQueue), the requeue backoff and the
- * Topology Aware Scheduling domain fit. No run-loop knowledge: sim/kueue_run.c drives these.
+ * Topology Aware Scheduling domain fit. No run-loop knowledge: sim/controllers/kueue.c drives these.
  *
  * Units: quantities in gpusim's units (cpu millicores, memory bytes, other resources counts),
  * time in int64 microseconds (gs_time), backoff seconds as Kueue configures them.

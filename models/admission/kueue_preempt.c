@@ -1,4 +1,4 @@
-/* Kueue queue ordering, requeue backoff and classical preemption (include/gpusim/kueue.h).
+/* Kueue queue ordering, requeue backoff and classical preemption (models/admission/kueue.h).
  *
  * Upstream: kubernetes-sigs/kueue pkg/queue/cluster_queue.go (queueOrdering),
  * pkg/workload/workload.go (UpdateRequeueState), pkg/controller/core/workload_controller.go

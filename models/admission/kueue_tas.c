@@ -1,5 +1,5 @@
 /* Kueue Topology Aware Scheduling: fitting a pod set into topology domains
- * (include/gpusim/kueue.h gs_kueue_tas_assign).
+ * (models/admission/kueue.h gs_kueue_tas_assign).
  *
  * Upstream: kubernetes-sigs/kueue pkg/cache/scheduler/tas_flavor_snapshot.go
  * (findTopologyAssignment, findLevelWithFitDomains, updateCountsToMinimum with the BestFit

@@ -1,4 +1,4 @@
-/* gpusim: the API server's validation of container resources (see include/gpusim/validation.h).
+/* gpusim: the API server's validation of container resources (see models/admission/validation.h).
  *
  * The order of checks and the texts follow pkg/apis/core/validation/validation.go
  * (ValidateResourceRequirements and the functions it calls) and the rendering rules of

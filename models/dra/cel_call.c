@@ -1,4 +1,4 @@
-/* gpusim: CEL function calls and macros of the DRA selector subset (include/gpusim/cel.h):
+/* gpusim: CEL function calls and macros of the DRA selector subset (models/dra/cel.h):
  * string startsWith/endsWith/contains (cel-go standard library), quantity() and its
  * compareTo/isLessThan/isGreaterThan/sign (k8s.io/apiserver pkg/cel/library/quantity.go),
  * semver() and its compareTo/isLessThan/isGreaterThan/major/minor/patch (semverlib.go), and

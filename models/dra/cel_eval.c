@@ -1,4 +1,4 @@
-/* gpusim: evaluation of a compiled DRA selector against one device (include/gpusim/cel.h).
+/* gpusim: evaluation of a compiled DRA selector against one device (models/dra/cel.h).
  * Mirrors CompilationResult.DeviceMatches in dynamic-resource-allocation/cel/compile.go with
  * cel-go's runtime semantics: error-absorbing && and ||, heterogeneous equality (false across
  * types, numeric across int and double), "no such key" for a missing map entry, "no such

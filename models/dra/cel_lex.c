@@ -1,4 +1,4 @@
-/* gpusim: CEL lexer for the DRA selector subset (see include/gpusim/cel.h).
+/* gpusim: CEL lexer for the DRA selector subset (see models/dra/cel.h).
  * Token rules follow the CEL language definition (cel-spec doc/langdef.md, "Syntax"):
  * identifiers [_a-zA-Z][_a-zA-Z0-9]*, decimal and 0x ints, a trailing u for uint, doubles with
  * a fraction or exponent, quoted strings with backslash escapes, r"" raw strings, b"" bytes. */

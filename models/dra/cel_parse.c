@@ -1,4 +1,4 @@
-/* gpusim: CEL parser and type checker for the DRA selector subset (include/gpusim/cel.h).
+/* gpusim: CEL parser and type checker for the DRA selector subset (models/dra/cel.h).
  * Grammar and precedence from cel-spec doc/langdef.md:
  *   Expr     = Or ["?" Or ":" Expr]
  *   Or       = And {"||" And}          And = Relation {"&&" Relation}

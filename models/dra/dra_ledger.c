@@ -1,5 +1,5 @@
 /* gpusim: one owner per physical GPU when a node runs both the device plugin and the DRA
- * driver. The rule and why are in include/gpusim/dra.h ("DECISION"); Kubernetes itself does
+ * driver. The rule and why are in models/dra/dra.h ("DECISION"); Kubernetes itself does
  * not coordinate the kubelet's device manager and DRA, so this is gpusim's bookkeeping. */
 #include <string.h>
 

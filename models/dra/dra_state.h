@@ -3,7 +3,7 @@
  * (claims and their status, each node's ResourceSlice, devices in use, the GPU ledger).
  * The pure pieces (CEL, slices, the allocator, reason texts) are in dra.h; this header holds
  * what the scheduler's DynamicResources plugin reads (models/sched/plugins/dynamic_resources.c)
- * and what the run loop changes (sim/dra_run.c).
+ * and what a run changes (sim/cluster/dra.c, sim/controllers/dra.c).
  *
  * Upstream: kubernetes pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go
  * (foreachPodResourceClaim, PreFilter, Filter, Reserve, PreBind), dynamic-resource-allocation

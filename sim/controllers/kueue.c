@@ -33,17 +33,17 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-static gs_time now_of(struct gs_kueue_run *r)
+static gs_time now_of(struct kueue *r)
 {
     return gs_cluster_now(r->c);
 }
 
-void kq_set_err(struct gs_kueue_run *r, int rc)
+void kq_set_err(struct kueue *r, int rc)
 {
     gs_cluster_fail(r->c, rc);
 }
 
-static const char *dup(struct gs_kueue_run *r, const char *s)
+static const char *dup(struct kueue *r, const char *s)
 {
     const char *c = gs_arena_strdup(&r->c->w->arena, s);
     if (s && !c)
@@ -58,7 +58,7 @@ static bool str_same(const char *a, const char *b)
 
 /* Set condition `type` (metav1 SetStatusCondition: unchanged fields keep it as is); each change
  * is an object row in the trace: status "<Type>=<Status>", message "<reason>: <message>". */
-static void set_cond(struct gs_kueue_run *r, struct kwl *k, const char *type, const char *status, const char *reason,
+static void set_cond(struct kueue *r, struct kwl *k, const char *type, const char *status, const char *reason,
                      const char *msg)
 {
     struct kcond *c = NULL;
@@ -91,22 +91,22 @@ static const struct kcond *get_cond(const struct kwl *k, const char *type)
     return NULL;
 }
 
-static void want_pass(struct gs_kueue_run *r)
+static void want_pass(struct kueue *r)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     if (!kr->pass_ev)
         kr->pass_ev = gs_cluster_timer(r->c, r->self, now_of(r), PRIO_KUEUE, EV_PASS, -1, 0, false);
 }
 
-static void timer(struct gs_kueue_run *r, int k, gs_time t, int kind)
+static void timer(struct kueue *r, int k, gs_time t, int kind)
 {
     gs_cluster_timer(r->c, r->self, t, PRIO_KUEUE, kind, k, r->w[k].gen, false);
 }
 
 /* Something changed that may let a moved-aside Workload in (QueueInadmissibleWorkloads). */
-static void requeue_inadmissible(struct gs_kueue_run *r)
+static void requeue_inadmissible(struct kueue *r)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     bool any = false;
     for (int i = 0; i < kr->n; i++) {
         if (kr->w[i].state == KW_PENDING && !kr->w[i].blocked) {
@@ -118,9 +118,9 @@ static void requeue_inadmissible(struct gs_kueue_run *r)
         want_pass(r);
 }
 
-static int ensure_pod_map(struct gs_kueue_run *r)
+static int ensure_pod_map(struct kueue *r)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     int old = kr->pod_cap;
     if (GS_GROW(kr->pod_kwl, kr->pod_cap, r->c->w->npods)) {
         kq_set_err(r, GS_ENOMEM);
@@ -133,9 +133,9 @@ static int ensure_pod_map(struct gs_kueue_run *r)
 
 /* The Workload of pod `pi`: recorded when Kueue created it; a Job's replacement pods (made by
  * its controller) belong to the Job's latest Workload. */
-static int pod_kwl(struct gs_kueue_run *r, int pi)
+static int pod_kwl(struct kueue *r, int pi)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     if (ensure_pod_map(r))
         return -1;
     if (kr->pod_kwl[pi] >= 0)
@@ -158,7 +158,7 @@ static int pod_kwl(struct gs_kueue_run *r, int pi)
 
 /* ------------------------------------------------------------------ setup */
 
-static const char *queue_label(const struct gs_kueue_run *r, int wi)
+static const char *queue_label(const struct kueue *r, int wi)
 {
     const struct gs_workload *wl = &r->c->w->workloads[wi];
     const struct gs_kueue_spec *s = r->spec;
@@ -177,7 +177,7 @@ static int setup(struct gs_cluster *c, int self, void **state)
     bool admission = c->sc->admission && strcmp(c->sc->admission, "kueue") == 0;
     if (!objects && !admission)
         return 0;
-    struct gs_kueue_run *kr = gs_calloc(1, sizeof *kr);
+    struct kueue *kr = gs_calloc(1, sizeof *kr);
     if (!kr)
         return GS_ENOMEM;
     *state = kr;
@@ -195,7 +195,7 @@ static int setup(struct gs_cluster *c, int self, void **state)
 
 static void destroy(void *state)
 {
-    struct gs_kueue_run *kr = state;
+    struct kueue *kr = state;
     for (int i = 0; i < kr->n; i++)
         gs_free(kr->w[i].tas_nodes);
     gs_free(kr->w);
@@ -215,20 +215,20 @@ static int job_pods(const struct gs_workload *wl)
     return n > 0 ? n : 0;
 }
 
-static void set_pending(struct gs_kueue_run *r, struct kwl *k, const char *reason, const char *msg)
+static void set_pending(struct kueue *r, struct kwl *k, const char *reason, const char *msg)
 {
     set_cond(r, k, "QuotaReserved", "False", reason, msg);
 }
 
 /* A new Workload of `count` pods for arrival `arrival` of workload `wi`, named `name` (arena),
  * in LocalQueue `queue`; `lws_group` >= 0 for a LeaderWorkerSet group. */
-static void new_kwl(struct gs_kueue_run *r, int wi, int arrival, const char *name, int count, int lws_group,
+static void new_kwl(struct kueue *r, int wi, int arrival, const char *name, int count, int lws_group,
                     const char *queue);
 
 /* An arrival of workload `wi` (admission hook): true when Kueue manages it (a Job or Pod labelled
  * kueue.x-k8s.io/queue-name, or a plain workload whose template carries the label): a Workload is
  * created and its pods only after admission. */
-static bool admit_arrival(struct gs_kueue_run *r, int wi, int arrival)
+static bool admit_arrival(struct kueue *r, int wi, int arrival)
 {
     const char *queue = queue_label(r, wi);
     if (!queue)
@@ -246,10 +246,10 @@ static bool admit_arrival(struct gs_kueue_run *r, int wi, int arrival)
     return true;
 }
 
-static void new_kwl(struct gs_kueue_run *r, int wi, int arrival, const char *name, int count, int lws_group,
+static void new_kwl(struct kueue *r, int wi, int arrival, const char *name, int count, int lws_group,
                     const char *queue)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     const struct gs_workload *wl = &r->c->w->workloads[wi];
     if (!name) {
         kq_set_err(r, GS_ENOMEM);
@@ -300,7 +300,7 @@ static void new_kwl(struct gs_kueue_run *r, int wi, int arrival, const char *nam
 
 /* A copy of `base` with the flavor's nodeLabels added to the nodeSelector, its tolerations
  * appended, and `extra` labels (TAS domain) added (jobframework PodSetInfo merge). Arena. */
-const struct gs_pod_template *kq_inject(struct gs_kueue_run *r, const struct gs_pod_template *base,
+const struct gs_pod_template *kq_inject(struct kueue *r, const struct gs_pod_template *base,
                                             const struct gs_kueue_flavor *fl, const struct gs_labels *extra)
 {
     struct gs_arena *a = &r->c->w->arena;
@@ -336,7 +336,7 @@ const struct gs_pod_template *kq_inject(struct gs_kueue_run *r, const struct gs_
 
 /* The Workload's pods: its owner creates `n` of them from template `t` (a LeaderWorkerSet its
  * group); they belong to the Workload. */
-void kq_create_pods(struct gs_kueue_run *r, int ki, const struct gs_pod_template *t, int n)
+void kq_create_pods(struct kueue *r, int ki, const struct gs_pod_template *t, int n)
 {
     const struct kwl *k = &r->w[ki];
     int first = r->c->w->npods;
@@ -350,9 +350,9 @@ void kq_create_pods(struct gs_kueue_run *r, int ki, const struct gs_pod_template
 
 /* ------------------------------------------------------------------ admission and eviction */
 
-static void admit(struct gs_kueue_run *r, int ki, const struct gs_kueue_assignment *a, bool tas)
+static void admit(struct kueue *r, int ki, const struct gs_kueue_assignment *a, bool tas)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     struct kwl *k = &kr->w[ki];
     gs_time now = now_of(r);
     k->e.usage = a->usage;
@@ -394,9 +394,9 @@ static void admit(struct gs_kueue_run *r, int ki, const struct gs_kueue_assignme
 
 /* Stop the Workload's Job: delete its active pods without the Job controller replacing them
  * or counting them as failed (a suspended Job), and release the quota. */
-static void stop(struct gs_kueue_run *r, int ki, const char *msg)
+static void stop(struct kueue *r, int ki, const char *msg)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     struct kwl *k = &kr->w[ki];
     gs_kueue_usage_apply(&kr->q, k->cq, &k->e.usage, -1);
     memset(&k->e.usage, 0, sizeof k->e.usage);
@@ -422,9 +422,9 @@ static void stop(struct gs_kueue_run *r, int ki, const char *msg)
     set_cond(r, k, "Admitted", "False", "NoReservation", "The workload has no reservation");
 }
 
-static void evict(struct gs_kueue_run *r, int ki, const char *reason, const char *msg, const char *preempt_reason)
+static void evict(struct kueue *r, int ki, const char *reason, const char *msg, const char *preempt_reason)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     stop(r, ki, msg);
     struct kwl *k = &kr->w[ki];
     gs_time now = now_of(r);
@@ -463,7 +463,7 @@ static bool eligible(const struct kwl *k)
 
 /* The head of ClusterQueue `cq`: StrictFIFO, the first Workload (none while it is
  * inadmissible: it blocks the queue); BestEffortFIFO, the first not moved aside. */
-static int head_of(struct gs_kueue_run *kr, int cq)
+static int head_of(struct kueue *kr, int cq)
 {
     bool strict = kr->spec->cqs[cq].strategy == GS_KQ_STRICT_FIFO;
     int best = -1;
@@ -484,7 +484,7 @@ struct head {
     bool borrows;
 };
 
-static const struct gs_kueue_run *sort_ctx;
+static const struct kueue *sort_ctx;
 
 static int head_cmp(const void *pa, const void *pb)
 {
@@ -494,7 +494,7 @@ static int head_cmp(const void *pa, const void *pb)
     return gs_kueue_queue_cmp(&sort_ctx->w[a->ki].e, &sort_ctx->w[b->ki].e);
 }
 
-static void pending_message(struct gs_kueue_run *r, struct kwl *k, const char *reasons, int npreempt)
+static void pending_message(struct kueue *r, struct kwl *k, const char *reasons, int npreempt)
 {
     char msg[GS_KUEUE_MSG_MAX + 128];
     int len = snprintf(msg, sizeof msg, "couldn't assign flavors to pod set main: %s", reasons);
@@ -504,9 +504,9 @@ static void pending_message(struct gs_kueue_run *r, struct kwl *k, const char *r
 }
 
 /* Try to admit head `ki`: true when something changed (admitted, or victims evicted). */
-static bool try_head(struct gs_kueue_run *r, int ki)
+static bool try_head(struct kueue *r, int ki)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     struct kwl *k = &kr->w[ki];
     struct gs_kueue_assignment a;
     gs_kueue_assign(&kr->q, k->cq, &r->c->w->res, k->tmpl, &k->tmpl->requests, k->count, &a);
@@ -574,7 +574,7 @@ static bool try_head(struct gs_kueue_run *r, int ki)
     return false;
 }
 
-static bool admission_blocked(const struct gs_kueue_run *kr)
+static bool admission_blocked(const struct kueue *kr)
 {
     if (!kr->spec->config.wait_for_pods_ready || !kr->spec->config.block_admission)
         return false;
@@ -584,9 +584,9 @@ static bool admission_blocked(const struct gs_kueue_run *kr)
     return false;
 }
 
-static void pass(struct gs_kueue_run *r)
+static void pass(struct kueue *r)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     int ncq = kr->spec->ncqs;
     struct head *heads = gs_malloc(sizeof *heads * (size_t)(ncq ? ncq : 1));
     if (!heads) {
@@ -631,9 +631,9 @@ static void pass(struct gs_kueue_run *r)
 /* ------------------------------------------------------------------ the controller */
 
 /* Pod `pi` became Running (PodsReady accounting). */
-static void pod_started(struct gs_kueue_run *r, int pi)
+static void pod_started(struct kueue *r, int pi)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     int ki = pod_kwl(r, pi);
     if (ki < 0 || kr->w[ki].state != KW_ADMITTED || kr->w[ki].pods_ready)
         return;
@@ -657,9 +657,9 @@ static void pod_started(struct gs_kueue_run *r, int pi)
 
 /* Pod `pi` ended (succeeded, failed or deleted), after its Job controller ran: a finished Workload
  * releases its quota. */
-static void pod_ended(struct gs_kueue_run *r, int pi)
+static void pod_ended(struct kueue *r, int pi)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     if (kr->evicting)
         return;
     int ki = pod_kwl(r, pi);
@@ -705,9 +705,9 @@ static void pod_ended(struct gs_kueue_run *r, int pi)
 
 /* LeaderWorkerSet group `g` of workload `wi` was scaled away: its Workload goes with it (owner
  * reference), quota released. */
-static void group_deleted(struct gs_kueue_run *r, int wi, int g)
+static void group_deleted(struct kueue *r, int wi, int g)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     for (int ki = kr->n - 1; ki >= 0; ki--) {
         struct kwl *k = &kr->w[ki];
         if (k->wi != wi || k->lws_group != g || k->deleted)
@@ -729,7 +729,7 @@ static void group_deleted(struct gs_kueue_run *r, int wi, int g)
 static void on_watch(void *state, struct gs_cluster *c, const struct gs_watch_event *ev)
 {
     (void)c;
-    struct gs_kueue_run *kr = state;
+    struct kueue *kr = state;
     switch (ev->type) {
     case GS_W_POD_STARTED:
         pod_started(kr, ev->pod);
@@ -753,7 +753,7 @@ static void on_watch(void *state, struct gs_cluster *c, const struct gs_watch_ev
 static void on_timer(void *state, struct gs_cluster *c, int kind, int64_t a, int64_t b)
 {
     (void)c;
-    struct gs_kueue_run *kr = state;
+    struct kueue *kr = state;
     if (kind == EV_PASS) {
         kr->pass_ev = 0;
         pass(kr);
@@ -778,7 +778,7 @@ static void on_timer(void *state, struct gs_cluster *c, int kind, int64_t a, int
  * (a Workload `<lws>-<g>`; its pods come at admission). */
 static bool admit_group(void *state, struct gs_cluster *c, int wi, int arrival, int lws_group)
 {
-    struct gs_kueue_run *kr = state;
+    struct kueue *kr = state;
     if (lws_group < 0)
         return admit_arrival(kr, wi, arrival);
     const char *queue = queue_label(kr, wi);
@@ -807,7 +807,7 @@ static bool condition(const struct gs_cluster *c, const void *obj, const char *t
 static bool object(void *state, const struct gs_cluster *c, const struct gs_expect *e, struct gs_object_view *v)
 {
     (void)c;
-    const struct gs_kueue_run *kr = state;
+    const struct kueue *kr = state;
     if (strcmp(e->obj_kind, "Workload") != 0)
         return false;
     v->cget = condition;

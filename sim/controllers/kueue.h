@@ -45,7 +45,7 @@ struct kwl {
     int tas_n;
 };
 
-struct gs_kueue_run {
+struct kueue {
     struct gs_cluster *c;       /* the run's cluster (outlives the controller) */
     int self;
     struct gs_kueue_spec *spec;
@@ -68,22 +68,22 @@ struct tas_mode {
 };
 
 /* kueue.c, for kueue_tas.c */
-void kq_set_err(struct gs_kueue_run *r, int rc);
+void kq_set_err(struct kueue *r, int rc);
 /* A copy of `base` with the flavor's nodeLabels added to the nodeSelector, its tolerations
  * appended, and `extra` labels (TAS domain) added (jobframework PodSetInfo merge). Arena. */
-const struct gs_pod_template *kq_inject(struct gs_kueue_run *r, const struct gs_pod_template *base,
+const struct gs_pod_template *kq_inject(struct kueue *r, const struct gs_pod_template *base,
                                         const struct gs_kueue_flavor *fl, const struct gs_labels *extra);
 /* The Workload's pods: its owner creates `n` of them from template `t` (a LeaderWorkerSet its
  * group); they belong to the Workload. */
-void kq_create_pods(struct gs_kueue_run *r, int ki, const struct gs_pod_template *t, int n);
+void kq_create_pods(struct kueue *r, int ki, const struct gs_pod_template *t, int n);
 
 /* kueue_tas.c */
 /* The TAS mode of Workload `k` admitted to `flavor` (off when the flavor has no Topology). */
 struct tas_mode kq_tas_mode(const struct gs_kueue_spec *s, const struct kwl *k, int flavor);
 /* Place Workload k's pods on the flavor's Topology; on success fill k->tas_nodes. False with the
  * reason in `msg` otherwise. */
-bool kq_tas_place(struct gs_kueue_run *r, struct kwl *k, int flavor, const struct tas_mode *m, char *msg, size_t n);
+bool kq_tas_place(struct kueue *r, struct kwl *k, int flavor, const struct tas_mode *m, char *msg, size_t n);
 /* The TAS pods: per node with pods assigned, a template pinned to the node's domain. */
-void kq_create_tas_pods(struct gs_kueue_run *r, int ki, int flavor);
+void kq_create_tas_pods(struct kueue *r, int ki, int flavor);
 
 #endif

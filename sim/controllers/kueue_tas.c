@@ -41,9 +41,9 @@ struct tas_mode kq_tas_mode(const struct gs_kueue_spec *s, const struct kwl *k, 
 }
 
 /* Pods of admitted TAS Workloads assigned to node `ni` but not bound there yet. */
-static int tas_outstanding(struct gs_kueue_run *r, int ni, int64_t *req_out, int nres)
+static int tas_outstanding(struct kueue *r, int ni, int64_t *req_out, int nres)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     int total = 0;
     for (int i = 0; i < kr->n; i++) {
         struct kwl *k = &kr->w[i];
@@ -67,7 +67,7 @@ static int tas_outstanding(struct gs_kueue_run *r, int ni, int64_t *req_out, int
 
 /* Place Workload k's pods on the flavor's Topology; on success fill k->tas_nodes. False with
  * the reason in `msg` otherwise. */
-bool kq_tas_place(struct gs_kueue_run *r, struct kwl *k, int flavor, const struct tas_mode *m, char *msg, size_t n)
+bool kq_tas_place(struct kueue *r, struct kwl *k, int flavor, const struct tas_mode *m, char *msg, size_t n)
 {
     const struct gs_kueue_spec *s = r->spec;
     const struct gs_kueue_flavor *fl = &s->flavors[flavor];
@@ -150,9 +150,9 @@ done:
 
 /* The TAS pods: per node with pods assigned, a template pinned to the node's domain (the
  * hostname alone when it is the lowest level, else the values of every level). */
-void kq_create_tas_pods(struct gs_kueue_run *r, int ki, int flavor)
+void kq_create_tas_pods(struct kueue *r, int ki, int flavor)
 {
-    struct gs_kueue_run *kr = r;
+    struct kueue *kr = r;
     const struct gs_kueue_flavor *fl = &kr->spec->flavors[flavor];
     const struct gs_kueue_topology *t = &kr->spec->topologies[fl->topology];
     bool host = strcmp(t->levels[t->nlevels - 1], HOSTNAME_LABEL) == 0;

@@ -1,6 +1,6 @@
 /* A LeaderWorkerSet manifest (leaderworkerset.x-k8s.io/v1) as a workload: `replicas` groups of
  * `leaderWorkerTemplate.size` pods, one leader (leaderTemplate, or workerTemplate when absent)
- * and size-1 workers (workerTemplate). The controller's behaviour is in sim/lws_run.c.
+ * and size-1 workers (workerTemplate). The controller's behaviour is in sim/controllers/lws.c.
  *
  * Follows kubernetes-sigs/lws api/leaderworkerset/v1/leaderworkerset_types.go (defaults:
  * replicas 1, size 1, restartPolicy RecreateGroupOnPodRestart, startupPolicy LeaderCreated;

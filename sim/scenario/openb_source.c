@@ -1,4 +1,4 @@
-/* spec.cluster.source {format: openb, nodes: <csv>}: an openb node list (include/gpusim/openb.h,
+/* spec.cluster.source {format: openb, nodes: <csv>}: an openb node list (models/openb.h,
  * ../shared/data/openb/README.md) as the cluster, one node per row.
  *
  * A node keeps its `sn` name; capacity = allocatable = cpu_milli millicores, memory_mib MiB

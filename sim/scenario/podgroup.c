@@ -1,6 +1,6 @@
 /* A PodGroup manifest (scheduling.x-k8s.io/v1alpha1, kubernetes-sigs/scheduler-plugins
  * apis/scheduling/v1alpha1/types.go) as a workload that makes no pods: at its arrival the
- * group exists; pods join it through the label scheduling.x-k8s.io/pod-group (sim/run.c). */
+ * group exists; pods join it through the label scheduling.x-k8s.io/pod-group (sim/controllers/workloads.c). */
 #include <string.h>
 
 #include "sim/scenario/decode.h"

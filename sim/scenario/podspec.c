@@ -225,7 +225,7 @@ static int labels_map(struct gs_ydec *d, const struct gs_ynode *m, const char *p
 
 /* ------------------------------------------------------------------ metadata */
 
-/* The fractional GPU annotation (include/gpusim/gpushare_pod.h), when present: an integer
+/* The fractional GPU annotation (models/devices/gpushare_pod.h), when present: an integer
  * 1..1000 of milli-GPU on one GPU, 1000 meaning whole GPUs (the nvidia.com/gpu request). */
 static int gpu_milli_annotation(struct gs_ydec *d, const struct gs_ynode *v, const char *path)
 {

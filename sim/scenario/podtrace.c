@@ -15,7 +15,7 @@
  * request, memory_mib the memory request (MiB); num_gpu whole GPUs are nvidia.com/gpu (request
  * and limit); a share (num_gpu 1, 0 < gpu_milli < 1000) is the annotation
  * alibabacloud.com/gpu-milli: "<gpu_milli>" without nvidia.com/gpu, as the devices model reads
- * it (sim/devices_run.c), which places it on one GPU; gpu_spec is a required nodeAffinity
+ * it (sim/controllers/device_plugin_alloc.c), which places it on one GPU; gpu_spec is a required nodeAffinity
  * `alibabacloud.com/gpu-card-model In [models]`, the label openb nodes carry
  * (spec.cluster.source format openb).
  *

@@ -719,10 +719,10 @@ int gs_scn_scheduler(struct gs_ydec *d, const struct gs_ynode *map, struct gs_sc
         int v;
         if ((rc = gs_y_enum(d, n, "spec.scheduler.admission", adm, &v)))
             return rc;
-        sc->admission = adm[v]; /* kueue: sim/kueue_run.c admits labelled Jobs and workloads */
+        sc->admission = adm[v]; /* kueue: sim/controllers/kueue.c admits labelled Jobs and workloads */
         if (v == 1) {
             /* Gang admission: Coscheduling at every point it implements (its QueueSort instead of
-             * PrioritySort), and a group placed all at once (sim/gang_run.c group cycle)
+             * PrioritySort), and a group placed all at once (sim/controllers/scheduler_gang.c group cycle)
              * instead of waiting at Permit. */
             c->gang_admission = true;
             const struct gs_sched_plugin *cs = gs_plugin_lookup("Coscheduling");

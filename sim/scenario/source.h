@@ -15,7 +15,7 @@
 #include "sim/scenario.h"
 #include "sim/scenario/yaml.h"
 
-/* The pod annotation of a GPU share in milli-GPU (the devices model, sim/devices_run.h). */
+/* The pod annotation of a GPU share in milli-GPU (the device plugin controller, sim/controllers/device_plugin.h). */
 #define GS_SRC_GPU_MILLI_ANNOTATION "alibabacloud.com/gpu-milli"
 /* The node label that carries an openb GPU model (A10, G2, T4, ...), as the FGD simulator
  * writes it; a trace pod's gpu_spec is a required nodeAffinity on it. */

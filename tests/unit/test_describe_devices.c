@@ -1,5 +1,5 @@
 /* `gpusim describe`'s Devices section through whole runs (gs_run, then gs_report_describe on
- * the trace): which device each pod holds (sim/devices_run.c and sim/dra_run.c write
+ * the trace): which device each pod holds (sim/controllers/device_plugin_alloc.c and sim/cluster/dra.c write
  * DeviceAllocated / GpuAllocated at bind) as of --at: time-slicing replicas (the device
  * plugin's distributed allocation), MIG devices under the mixed strategy beside whole GPUs,
  * DRA claims (a shared claim's pods on one GPU), and the GPU ledger between the device plugin

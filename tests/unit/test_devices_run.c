@@ -1,4 +1,4 @@
-/* Devices through whole runs (gs_run, sim/devices_run.c): allocatable per resource name under
+/* Devices through whole runs (gs_run, sim/controllers/device_plugin.c): allocatable per resource name under
  * each MIG strategy and sharing config after bring-up, the label-driven MIG reconfiguration
  * timeline in the trace, the kubelet's Allocate refusal, and GPU share packing. */
 #include <criterion/criterion.h>

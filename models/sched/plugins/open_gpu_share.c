@@ -4,7 +4,7 @@
  *
  * - Filter: a pod asking alibabacloud.com/gpu-milli m fits a node with a GPU whose free milli-GPU
  *   is at least m; a whole-GPU pod needs that many fully free GPUs. The node's GPUs are
- *   gs_node.gpus, kept by the run loop (sim/devices_run.c).
+ *   gs_node.gpus, kept by the device plugin controller (sim/controllers/device_plugin_alloc.c).
  * - PreBind: the GPU a share pod gets. The simulator's Reserve asks the gpuSelMethod's
  *   allocateGpuIdFunc (FGDScore registers one) and patches the pod's GPU index annotation;
  *   gpusim asks the first Score plugin of the profile that chooses GPUs (plugin.h share_gpu:
