@@ -36,8 +36,9 @@ test-asan: deps
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
+# BASELINE=<build dir of another checkout> compares with it, side by side.
 bench: build
-	@tools/bench/run $(BUILD)
+	@tools/bench/run $(BUILD) $(BASELINE)
 
 fgd-sweep: build
 	$(BUILD)/gpusim experiment fgd --workload default --policies all --seeds 42-51 --tune 1.3 --jobs $(JOBS) --csv $(BUILD)/fgd-default.csv
