@@ -514,6 +514,13 @@ int gs_fgd_prepare(struct gs_sched *s, const int *nodes, int n);
 /* The pod as the policies see it, and the view's node. */
 void gs_fgd_sched_pod(const struct gs_podctx *pc, struct gs_fgd_pod *p);
 const struct gs_fgd_node *gs_fgd_node_of(const struct gs_sched *s, int node);
+/* What the FGD node policies share: init (the FGD view, no tags, no typical pods), PreScore (the
+ * view of the feasible nodes, gs_fgd_prepare), and Score with node policy `policy`
+ * (models/fgd/policies.c: gs_fgd_score_dotprod, _clustering, _packing, _bestfit_raw). */
+int gs_fgd_policy_init(struct gs_sched *s);
+int gs_fgd_policy_pre_score(struct gs_sched *s, struct gs_podctx *pc, const int *nodes, int n);
+void gs_fgd_policy_score(struct gs_sched *s, const struct gs_podctx *pc, const int *nodes, int n, int64_t *out,
+                         int (*policy)(const struct gs_fgd_node *node, const struct gs_fgd_pod *pod));
 int64_t *gs_fgd_scratch(const struct gs_sched *s);
 /* FGDScore's score of `node` (memoised per node version and template) and its GPU choice. */
 int gs_fgd_score_node(struct gs_sched *s, const struct gs_podctx *pc, const struct gs_fgd_pod *p, int node);

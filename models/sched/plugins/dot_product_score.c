@@ -8,23 +8,9 @@
 #include "models/fgd/fgd_world.h"
 #include "models/sched/sched_internal.h"
 
-static int init(struct gs_sched *s)
-{
-    return gs_fgd_state_init(s, false, false);
-}
-
-static int pre_score(struct gs_sched *s, struct gs_podctx *pc, const int *nodes, int n)
-{
-    (void)pc;
-    return gs_fgd_prepare(s, nodes, n);
-}
-
 static void score(struct gs_sched *s, const struct gs_podctx *pc, const int *nodes, int n, int64_t *out)
 {
-    struct gs_fgd_pod p;
-    gs_fgd_sched_pod(pc, &p);
-    for (int i = 0; i < n; i++)
-        out[i] = gs_fgd_score_dotprod(gs_fgd_node_of(s, nodes[i]), &p);
+    gs_fgd_policy_score(s, pc, nodes, n, out, gs_fgd_score_dotprod);
 }
 
 const struct gs_sched_plugin gs_plugin_dot_product_score = {
@@ -32,8 +18,8 @@ const struct gs_sched_plugin gs_plugin_dot_product_score = {
     .id = GS_PL_DOT_PRODUCT_SCORE,
     .points = GS_EP_BIT(GS_EP_PRE_SCORE) | GS_EP_BIT(GS_EP_SCORE),
     .flags = GS_PLF_OUT_OF_TREE,
-    .init = init,
+    .init = gs_fgd_policy_init,
     .fini = gs_fgd_state_fini,
-    .pre_score = pre_score,
+    .pre_score = gs_fgd_policy_pre_score,
     .score = score,
 };

@@ -18,12 +18,6 @@ static int init(struct gs_sched *s)
     return gs_fgd_state_init(s, false, true);
 }
 
-static int pre_score(struct gs_sched *s, struct gs_podctx *pc, const int *nodes, int n)
-{
-    (void)pc;
-    return gs_fgd_prepare(s, nodes, n);
-}
-
 static void score(struct gs_sched *s, const struct gs_podctx *pc, const int *nodes, int n, int64_t *out)
 {
     struct gs_fgd_pod p;
@@ -39,7 +33,7 @@ const struct gs_sched_plugin gs_plugin_fgd_score = {
     .flags = GS_PLF_OUT_OF_TREE,
     .init = init,
     .fini = gs_fgd_state_fini,
-    .pre_score = pre_score,
+    .pre_score = gs_fgd_policy_pre_score,
     .score = score,
     .share_gpu = gs_fgd_share_choice,
 };

@@ -177,3 +177,23 @@ int gs_fgd_share_choice(struct gs_sched *s, int pod, int node)
     gs_fgd_score_fgd(t, &nd, gs_fgd_node_frag(t, &nd), &p, &gpu);
     return gpu;
 }
+
+int gs_fgd_policy_init(struct gs_sched *s)
+{
+    return gs_fgd_state_init(s, false, false);
+}
+
+int gs_fgd_policy_pre_score(struct gs_sched *s, struct gs_podctx *pc, const int *nodes, int n)
+{
+    (void)pc;
+    return gs_fgd_prepare(s, nodes, n);
+}
+
+void gs_fgd_policy_score(struct gs_sched *s, const struct gs_podctx *pc, const int *nodes, int n, int64_t *out,
+                         int (*policy)(const struct gs_fgd_node *node, const struct gs_fgd_pod *pod))
+{
+    struct gs_fgd_pod p;
+    gs_fgd_sched_pod(pc, &p);
+    for (int i = 0; i < n; i++)
+        out[i] = policy(gs_fgd_node_of(s, nodes[i]), &p);
+}
