@@ -95,6 +95,8 @@ enum gs_watch_type {
 #undef GS_WATCH_ENUM
         GS_W_COUNT
 };
+#define GS_WATCH_BIT(type) (UINT32_C(1) << (type))
+_Static_assert(GS_W_COUNT <= 32, "watch event types fit a 32-bit mask");
 /* The event's name ("PodBound"), for messages. Static. */
 const char *gs_watch_name(enum gs_watch_type t);
 
@@ -167,6 +169,9 @@ struct gs_cluster {
     const struct gs_controller *ctl[GS_MAX_CONTROLLERS];
     void *state[GS_MAX_CONTROLLERS];
     int nctl;
+    /* per watch event type: the set-up controllers that handle it, in registry order */
+    uint8_t watchers[GS_W_COUNT][GS_MAX_CONTROLLERS];
+    uint8_t nwatchers[GS_W_COUNT];
     void (*driver)(struct gs_cluster *c, const struct gs_event *ev); /* samples and checks */
     /* statistics for gs_run_result */
     uint64_t cycles;

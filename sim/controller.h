@@ -36,6 +36,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sim/cluster.h"
 
@@ -69,8 +70,9 @@ struct gs_controller {
      * or a negative GS_E* code. May read the scenario and the empty world; schedules no event. */
     int (*setup)(struct gs_cluster *c, int self, void **state);
     void (*free)(void *state);
-    /* A watch event. */
+    /* A watch event of a type in `watches` (the controller's informers: it hears nothing else). */
     void (*on_watch)(void *state, struct gs_cluster *c, const struct gs_watch_event *ev);
+    uint32_t watches; /* GS_WATCH_BIT(type) for each watch event type it handles */
     /* One of its timers fired (type, a, b as given to gs_cluster_timer). */
     void (*on_timer)(void *state, struct gs_cluster *c, int type, int64_t a, int64_t b);
     /* A scenario event (spec.events): true when this controller handles its kind. */

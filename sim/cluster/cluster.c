@@ -96,9 +96,10 @@ static void dispatch(struct gs_engine *eng, const struct gs_event *ev, void *ctx
 
 void gs_cluster_watch(struct gs_cluster *c, const struct gs_watch_event *ev)
 {
-    for (int i = 0; i < c->nctl; i++)
-        if (c->state[i] && c->ctl[i]->on_watch)
-            c->ctl[i]->on_watch(c->state[i], c, ev);
+    for (int k = 0; k < c->nwatchers[ev->type]; k++) {
+        int i = c->watchers[ev->type][k];
+        c->ctl[i]->on_watch(c->state[i], c, ev);
+    }
 }
 
 void gs_cluster_notify(struct gs_cluster *c, enum gs_cluster_event ce)
@@ -188,6 +189,11 @@ int gs_cluster_init(struct gs_cluster *c, struct gs_scenario *sc, const struct g
         if (c->ctl[i]->setup && (rc = c->ctl[i]->setup(c, i, &c->state[i])))
             return rc;
     }
+    /* Who hears each watch event: the set-up controllers that handle it, in registry order. */
+    for (int t = 0; t < GS_W_COUNT; t++)
+        for (int i = 0; i < c->nctl; i++)
+            if (c->state[i] && c->ctl[i]->on_watch && (c->ctl[i]->watches & GS_WATCH_BIT(t)))
+                c->watchers[t][c->nwatchers[t]++] = (uint8_t)i;
     return c->err;
 }
 

@@ -507,6 +507,9 @@ const struct gs_controller gs_ctl_device_plugin = {
     .setup = setup,
     .free = destroy,
     .on_watch = on_watch,
+    .watches = GS_WATCH_BIT(GS_W_DEVICES_REGISTERED) | GS_WATCH_BIT(GS_W_NODE_ADDED) |
+               GS_WATCH_BIT(GS_W_NODE_LABELED) | GS_WATCH_BIT(GS_W_OPERAND_STARTED) |
+               GS_WATCH_BIT(GS_W_POD_BOUND) | GS_WATCH_BIT(GS_W_POD_STOPPING),
     .on_timer = on_timer,
     .admit_pod = admit_pod,
 };

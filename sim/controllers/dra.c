@@ -179,5 +179,7 @@ const struct gs_controller gs_ctl_dra = {
     .setup = setup,
     .free = destroy,
     .on_watch = on_watch,
+    .watches = GS_WATCH_BIT(GS_W_NODE_ADDED) | GS_WATCH_BIT(GS_W_NODE_LABELED) |
+               GS_WATCH_BIT(GS_W_POD_CREATED) | GS_WATCH_BIT(GS_W_POD_STOPPING),
     .object = object,
 };

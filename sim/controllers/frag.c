@@ -40,8 +40,18 @@ static void on_watch(void *state, struct gs_cluster *c, const struct gs_watch_ev
     (void)state;
     if (!c->opts || !c->opts->sample_every_pod)
         return;
-    if ((ev->type == GS_W_POD_BOUND && ev->scheduled) || (ev->type == GS_W_POD_TERMINATED && ev->held))
-        gs_cluster_sample(c);
+    switch (ev->type) {
+    case GS_W_POD_BOUND: /* bound by the scheduler (not a nodeName pod the kubelet took) */
+        if (ev->scheduled)
+            gs_cluster_sample(c);
+        break;
+    case GS_W_POD_TERMINATED: /* it left a node */
+        if (ev->held)
+            gs_cluster_sample(c);
+        break;
+    default:
+        break;
+    }
 }
 
 /* The cluster's fragmentation (the nodes changed since the last call are recomputed), or a pool's
@@ -69,5 +79,6 @@ const struct gs_controller gs_ctl_frag = {
     .setup = setup,
     .free = destroy,
     .on_watch = on_watch,
+    .watches = GS_WATCH_BIT(GS_W_POD_BOUND) | GS_WATCH_BIT(GS_W_POD_TERMINATED),
     .metrics = metrics,
 };

@@ -406,6 +406,8 @@ const struct gs_controller gs_ctl_gpu_operator = {
     .setup = setup,
     .free = destroy,
     .on_watch = on_watch,
+    .watches = GS_WATCH_BIT(GS_W_DEVICE_CONFIG_CHANGED) | GS_WATCH_BIT(GS_W_NODE_ADDED) |
+               GS_WATCH_BIT(GS_W_NODE_LABELED),
     .on_timer = on_timer,
     .scenario_event = scenario_event,
     .object = object,

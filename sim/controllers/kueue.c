@@ -825,6 +825,8 @@ const struct gs_controller gs_ctl_kueue = {
     .setup = setup,
     .free = destroy,
     .on_watch = on_watch,
+    .watches = GS_WATCH_BIT(GS_W_CLUSTER_EVENT) | GS_WATCH_BIT(GS_W_GROUP_DELETED) |
+               GS_WATCH_BIT(GS_W_POD_FINISHED) | GS_WATCH_BIT(GS_W_POD_STARTED),
     .on_timer = on_timer,
     .admit_group = admit_group,
     .object = object,

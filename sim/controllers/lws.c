@@ -233,6 +233,8 @@ const struct gs_controller gs_ctl_lws = {
     .setup = setup,
     .free = destroy,
     .on_watch = on_watch,
+    .watches = GS_WATCH_BIT(GS_W_GROUP_ADMITTED) | GS_WATCH_BIT(GS_W_POD_STARTED) |
+               GS_WATCH_BIT(GS_W_POD_TERMINATED) | GS_WATCH_BIT(GS_W_WORKLOAD_ARRIVED),
     .on_timer = on_timer,
     .scenario_event = scenario_event,
 };

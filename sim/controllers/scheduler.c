@@ -355,6 +355,8 @@ const struct gs_controller gs_ctl_scheduler = {
     .setup = setup,
     .free = destroy,
     .on_watch = on_watch,
+    .watches = GS_WATCH_BIT(GS_W_CLUSTER_EVENT) | GS_WATCH_BIT(GS_W_POD_CREATED) |
+               GS_WATCH_BIT(GS_W_POD_STOPPING),
     .on_timer = on_timer,
     .scenario_event = scenario_event,
 };

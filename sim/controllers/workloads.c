@@ -189,5 +189,7 @@ const struct gs_controller gs_ctl_workloads = {
     .setup = setup,
     .free = destroy,
     .on_watch = on_watch,
+    .watches = GS_WATCH_BIT(GS_W_GROUP_ADMITTED) | GS_WATCH_BIT(GS_W_POD_FINISHED) |
+               GS_WATCH_BIT(GS_W_WORKLOAD_ARRIVED),
     .on_timer = on_timer,
 };

@@ -2,9 +2,12 @@
 # Controllers never call each other (sim/controller.h): no object of one controller
 # (sim/controllers/<name>.c and its <name>_*.c files) refers to a symbol another controller's
 # objects define. Only the registry refers to the controllers, through their descriptors.
-# Usage: check-controllers.sh DIR   (the directory of the compiled sim/controllers/*.c.o)
+# Also: each controller's `watches` mask names exactly the watch events its on_watch handles (a
+# `case GS_W_...` it has but does not subscribe to would never be delivered).
+# Usage: check-controllers.sh DIR [SOURCE_DIR]   (DIR: the compiled sim/controllers/*.c.o)
 set -u
 tmp=$1
+src=${2:-}
 command -v nm >/dev/null || { echo "skipped: nm is missing"; exit 77; }
 [[ -d $tmp ]] || { echo "FAIL: $tmp is not a directory of objects"; exit 2; }
 objs=$(cd "$tmp" && ls | grep -E '^[a-z_]+\.c\.o$' | sort)
@@ -39,4 +42,16 @@ for o in "${!family[@]}"; do
   done
 done
 [[ $fail == 0 ]] && echo "ok: ${#roots[@]} controllers (${roots[*]}), none refers to another's symbols"
+if [[ -n $src ]]; then
+  for r in "${roots[@]}"; do
+    f=$src/sim/controllers/$r.c
+    handled=$(awk '/^static void on_watch\(/,/^}/' "$f" | grep -o 'case GS_W_[A-Z_]*' | sed 's/case //' | sort -u)
+    subscribed=$(awk '/\.watches =/,/,$/' "$f" | grep -o 'GS_W_[A-Z_]*' | sort -u)
+    if [[ "$handled" != "$subscribed" ]]; then
+      echo "FAIL: $r handles [$(echo $handled)] but its watches mask is [$(echo $subscribed)]"
+      fail=1
+    fi
+  done
+  [[ $fail == 0 ]] && echo "ok: every controller's watches mask matches the events its on_watch handles"
+fi
 exit $fail
