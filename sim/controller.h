@@ -28,8 +28,9 @@
  *   device manager's Allocate check); a controller that refuses it has failed the pod.
  *
  * Adding a controller: write sim/controllers/<name>.c with a `const struct gs_controller
- * gs_ctl_<name>`, and add it to the registry at the place its events need; nothing in the run
- * loop changes.
+ * gs_ctl_<name>`, and add it (its extern declaration and its entry) to the registry at the place
+ * its events need; nothing in the run loop changes. Limits: GS_MAX_CONTROLLERS controllers,
+ * GS_TIMER_TYPES timer types each (sim/cluster.h).
  */
 #ifndef GPUSIM_SIM_CONTROLLER_H
 #define GPUSIM_SIM_CONTROLLER_H
@@ -66,8 +67,10 @@ struct gs_object_view {
 struct gs_controller {
     const char *name;
     /* Set up for the run. `self` is the registry index (for gs_cluster_timer). *state NULL with a
-     * 0 return: the controller has nothing to do in this run (it then gets no calls). Returns 0
-     * or a negative GS_E* code. May read the scenario and the empty world; schedules no event. */
+     * 0 return: the controller has nothing to do in this run (it then gets no calls, but for
+     * `object`, which answers for its kinds whether or not it runs). Returns 0 or a negative
+     * GS_E* code; on error the state it stored is freed with `free`. May read the scenario and
+     * the empty world; schedules no event. */
     int (*setup)(struct gs_cluster *c, int self, void **state);
     void (*free)(void *state);
     /* A watch event of a type in `watches` (the controller's informers: it hears nothing else). */
@@ -84,7 +87,9 @@ struct gs_controller {
     /* Kubelet admission of pod `pod` on its node: false when refused (the controller has then
      * failed the pod through gs_cluster_fail_pod). */
     bool (*admit_pod)(void *state, struct gs_cluster *c, int pod);
-    /* `object:` checks: true when the controller answers for e->obj_kind (then *v is filled). */
+    /* `object:` checks: true when the controller answers for e->obj_kind (then *v is filled).
+     * Called with state NULL when the controller is not set up in this run: the objects of its
+     * kinds then do not exist. */
     bool (*object)(void *state, const struct gs_cluster *c, const struct gs_expect *e, struct gs_object_view *v);
     /* Its part of a metrics sample (sim/metrics.c) of node pool `pool` (-1: the whole cluster). */
     void (*metrics)(void *state, struct gs_cluster *c, int pool, struct gs_metrics *m);

@@ -11,6 +11,12 @@ src=${2:-}
 command -v nm >/dev/null || { echo "skipped: nm is missing"; exit 77; }
 [[ -d $tmp ]] || { echo "FAIL: $tmp is not a directory of objects"; exit 2; }
 objs=$(cd "$tmp" && ls | grep -E '^[a-z_]+\.c\.o$' | sort)
+# Objects of sources that no longer exist (a build directory keeps them) do not count.
+if [[ -n $src ]]; then
+  live=""
+  for o in $objs; do [[ -f $src/sim/controllers/${o%.o} ]] && live+="$o "; done
+  objs=$live
+fi
 # A controller's root file defines its descriptor gs_ctl_<name>.
 declare -A family
 roots=()
@@ -19,7 +25,7 @@ for o in $objs; do
     roots+=("${o%.c.o}")
   fi
 done
-[[ ${#roots[@]} -gt 0 ]] || { echo "FAIL: no controller descriptor (gs_ctl_*) found in $lib"; exit 1; }
+[[ ${#roots[@]} -gt 0 ]] || { echo "FAIL: no controller descriptor (gs_ctl_*) found in $tmp"; exit 1; }
 for o in $objs; do
   base=${o%.c.o}
   for r in "${roots[@]}"; do
