@@ -19,7 +19,8 @@
     X(GS_ENOTSUP, -5, "not supported yet")                        \
     X(GS_ESQL, -6, "trace database error")                        \
     X(GS_EINTERRUPTED, -7, "interrupted")                         \
-    X(GS_EINTERNAL, -8, "internal error")
+    X(GS_EINTERNAL, -8, "internal error")                         \
+    X(GS_EBUSY, -9, "in use by another process")
 
 enum gs_errcode {
 #define GS_ERR_ENUM(name, val, text) name = val,

@@ -11,6 +11,7 @@ enum {
     GS_EXIT_USAGE = 2,
     GS_EXIT_INVALID_SCENARIO = 3,
     GS_EXIT_INTERNAL = 4,
+    GS_EXIT_INCOMPLETE = 5, /* report/describe on an incomplete trace without --allow-incomplete */
 };
 
 int gs_cmd_run(int argc, char **argv);
@@ -23,6 +24,12 @@ int gs_cmd_experiment(int argc, char **argv);
 /* Print a scenario error as `gpusim: file:line:col: error: msg` on stderr and return the exit
  * code for it (3 for an invalid scenario, 2 for an unreadable file). */
 int gs_cli_scenario_error(const struct gs_error *e, int rc);
+
+/* After a report or describe printed from `trace`: when the trace says it is incomplete, say
+ * so on stderr (and up to which simulated time it is complete) and return GS_EXIT_INCOMPLETE,
+ * or GS_EXIT_OK when `allow` (--allow-incomplete). A complete trace returns GS_EXIT_OK
+ * (cli/incomplete.c). */
+int gs_cli_incomplete(const char *trace, int allow);
 
 struct gs_scenario;
 /* Print the warnings of a loaded scenario (sc->dp.warnings: keys the device plugin ignores) as

@@ -8,16 +8,20 @@
 #include "cli/cli.h"
 
 static const char usage[] =
-    "usage: gpusim describe TRACE.db NODE [--at DURATION]\n"
+    "usage: gpusim describe TRACE.db NODE [--at DURATION] [--allow-incomplete]\n"
     "\n"
     "Print NODE as `kubectl describe node` would: labels, taints, capacity, allocatable,\n"
     "kernel, the GPU Operator's pods with their status, and the pods bound to it, at simulated\n"
-    "time DURATION (Go syntax: 25m, 1h30m; default: the end of the run), from the trace alone.\n";
+    "time DURATION (Go syntax: 25m, 1h30m; default: the end of the run), from the trace alone.\n"
+    "An incomplete trace (killed, interrupted or failed run) is described as far as it goes,\n"
+    "with a note of up to which simulated time it is complete, and exits 5 unless\n"
+    "--allow-incomplete is given.\n";
 
 int gs_cmd_describe(int argc, char **argv)
 {
     const char *trace = NULL, *node = NULL;
     int64_t at = -1;
+    int allow = 0;
     for (int i = 1; i < argc; i++) {
         if (gs_cli_is_help(argv[i])) {
             fputs(usage, stdout);
@@ -30,6 +34,8 @@ int gs_cmd_describe(int argc, char **argv)
                         v ? v : "");
                 return GS_EXIT_USAGE;
             }
+        } else if (strcmp(argv[i], "--allow-incomplete") == 0) {
+            allow = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "gpusim: describe: unknown option '%s'\n\n%s", argv[i], usage);
             return GS_EXIT_USAGE;
@@ -51,5 +57,6 @@ int gs_cmd_describe(int argc, char **argv)
         fprintf(stderr, "gpusim: %s\n", err);
         return GS_EXIT_USAGE;
     }
-    return GS_EXIT_OK;
+    fflush(stdout);
+    return gs_cli_incomplete(trace, allow);
 }

@@ -20,7 +20,8 @@ static const char usage[] =
     "Simulate SCENARIO, write its SQLite trace, print a summary and check its expect: block.\n"
     "\n"
     "options:\n"
-    "  -o, --output FILE       trace database (default gpusim-<scenario name>.db)\n"
+    "  -o, --output FILE       trace database (default gpusim-<scenario name>.db, with\n"
+    "                          -seed<N> and a hash of --set/--horizon when given; see below)\n"
     "  --seed N                override spec.seed\n"
     "  --horizon DURATION      override spec.horizon (Go syntax: 90m, 2h)\n"
     "  --set PATH=VALUE        override a scenario value, e.g. --set scheduler.tieBreak=first\n"
@@ -30,8 +31,14 @@ static const char usage[] =
     "  --sample-every-pod      also write a sample row (GPUs, pods, fragmentation) after every\n"
     "                          bind and every pod that leaves its node, not only every sampleInterval\n"
     "\n"
-    "exit status: 0 all checks passed, 1 a check failed, 2 usage or I/O error,\n"
-    "3 invalid scenario, 4 internal error, 130/143 interrupted by SIGINT/SIGTERM.\n";
+    "The trace is written to FILE.partial and renamed to FILE when the run is complete; an\n"
+    "interrupted or failed run leaves FILE as it was and its own trace in FILE.partial.\n"
+    "Two runs never write one FILE: the second is refused (or, when FILE was not given, it\n"
+    "takes the next free name FILE-2.db, FILE-3.db, ...).\n"
+    "\n"
+    "exit status: 0 all checks passed, 1 a check failed, 2 usage or I/O error (also a full\n"
+    "disk or the file size limit), 3 invalid scenario, 4 internal error, 130/143 interrupted\n"
+    "by SIGINT/SIGTERM.\n";
 
 static volatile sig_atomic_t stop_signal;
 static volatile int stop_flag;
@@ -160,6 +167,34 @@ static int parse_args(int argc, char **argv, const char **scenario, const char *
     return GS_EXIT_OK;
 }
 
+/* The default trace name: gpusim-NAME.db, plus -seedN when --seed is given and a hash of the
+ * --set and --horizon arguments when any is, so the runs of a sweep do not share a name;
+ * `attempt` > 1 adds -ATTEMPT (the name was taken by a live run). */
+static void default_output(char *buf, size_t n, const char *name, int64_t seed, const char *const *sets,
+                           int nsets, int64_t horizon, int attempt)
+{
+    int k = snprintf(buf, n, "gpusim-%s", name);
+    if (seed >= 0 && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, "-seed%lld", (long long)seed);
+    if ((nsets > 0 || horizon > 0) && k >= 0 && (size_t)k < n) {
+        /* FNV-1a over the arguments, each followed by a 0 byte */
+        uint32_t h = 2166136261u;
+        char hz[32];
+        snprintf(hz, sizeof hz, "%lld", (long long)horizon);
+        for (int i = -1; i < nsets; i++)
+            for (const char *c = i < 0 ? hz : sets[i];; c++) {
+                h = (h ^ (unsigned char)*c) * 16777619u;
+                if (!*c)
+                    break;
+            }
+        k += snprintf(buf + k, n - (size_t)k, "-%08x", (unsigned)h);
+    }
+    if (attempt > 1 && k >= 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, "-%d", attempt);
+    if (k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, ".db");
+}
+
 int gs_cmd_run(int argc, char **argv)
 {
     const char *scenario = NULL, *out = NULL;
@@ -167,6 +202,18 @@ int gs_cmd_run(int argc, char **argv)
     int nsets = 0, quiet = 0, every_pod = 0;
     int64_t seed = -1, horizon = -1;
     enum gs_trace_level level = GS_TRACE_EVENTS;
+    /* First, so that a signal while the scenario loads stops the run cleanly at its start. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* Past the file size limit a write fails with EFBIG, which the trace reports like a full
+     * disk, instead of the signal killing the run mid-write. */
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGXFSZ, &sa, NULL);
+
     int rc = parse_args(argc, argv, &scenario, &out, sets, &nsets, &seed, &horizon, &level, &quiet, &every_pod);
     if (rc != GS_EXIT_OK)
         return rc;
@@ -178,18 +225,12 @@ int gs_cmd_run(int argc, char **argv)
         return gs_cli_scenario_error(&err, rc);
     gs_cli_scenario_warnings(&sc);
 
-    char default_out[600];
-    if (!out) {
-        snprintf(default_out, sizeof default_out, "gpusim-%s.db", sc.name);
+    char default_out[700];
+    int defaulted = out == NULL;
+    if (defaulted) {
+        default_output(default_out, sizeof default_out, sc.name, seed, sets, nsets, horizon, 1);
         out = default_out;
     }
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
 
     struct progress prog = {.shown = 0};
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
@@ -202,26 +243,37 @@ int gs_cmd_run(int argc, char **argv)
         .sample_every_pod = every_pod != 0,
     };
     struct gs_run_result res;
-    char errbuf[512] = "";
+    char errbuf[1536] = "";
     rc = gs_run(&sc, &opts, &res, errbuf, sizeof errbuf);
+    /* A name gpusim chose itself is taken by another live run: take the next one. */
+    for (int attempt = 2; rc == GS_EBUSY && defaulted && attempt <= 99; attempt++) {
+        default_output(default_out, sizeof default_out, sc.name, seed, sets, nsets, horizon, attempt);
+        rc = gs_run(&sc, &opts, &res, errbuf, sizeof errbuf);
+    }
     if (prog.shown)
         fputs("\n", stderr);
     gs_scenario_free(&sc);
     if (rc) {
         fprintf(stderr, "gpusim: run failed: %s\n", errbuf[0] ? errbuf : gs_strerror(rc));
-        return rc == GS_EIO || rc == GS_ESQL ? GS_EXIT_USAGE : GS_EXIT_INTERNAL;
+        return rc == GS_EIO || rc == GS_ESQL || rc == GS_EBUSY ? GS_EXIT_USAGE : GS_EXIT_INTERNAL;
     }
 
+    char partial[sizeof default_out + 16];
+    const char *where = out;
+    if (!res.trace_at_path) {
+        gs_trace_partial_path(out, partial, sizeof partial);
+        where = partial;
+    }
     char rerr[512];
-    if (gs_report_summary(out, stdout, rerr, sizeof rerr) != 0) {
-        fprintf(stderr, "gpusim: cannot read back the trace %s: %s\n", out, rerr);
+    if (gs_report_summary(where, stdout, rerr, sizeof rerr) != 0) {
+        fprintf(stderr, "gpusim: cannot read back the trace %s: %s\n", where, rerr);
         return GS_EXIT_USAGE;
     }
-    printf("trace: %s\n", out);
+    printf("trace: %s\n", where);
     fflush(stdout);
     if (strcmp(res.status, "interrupted") == 0) {
-        fprintf(stderr, "gpusim: interrupted by %s; the trace says status=interrupted\n",
-                stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+        fprintf(stderr, "gpusim: interrupted by %s; the trace %s says status=interrupted (%s left as it was)\n",
+                stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", where, out);
         return 128 + (stop_signal ? (int)stop_signal : SIGINT);
     }
     return res.checks_failed ? GS_EXIT_CHECK_FAILED : GS_EXIT_OK;

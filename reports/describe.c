@@ -19,6 +19,7 @@
 #include "base/array.h"
 #include "base/error.h"
 #include "models/quantity.h"
+#include "reports/open.h"
 #include "reports/report.h"
 #include "sim/trace.h"
 #include "models/world.h"
@@ -220,25 +221,10 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
     if (!trace_path || !node || !out)
         return err(errbuf, errlen, GS_EINVAL, "gs_report_describe: invalid argument");
     sqlite3 *db = NULL;
-    if (sqlite3_open_v2(trace_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        int rc = err(errbuf, errlen, GS_EIO, "cannot open trace '%s': %s", trace_path,
-                     db ? sqlite3_errmsg(db) : "out of memory");
-        sqlite3_close(db);
+    int rc = gs_report_open(trace_path, &db, errbuf, errlen);
+    if (rc != 0)
         return rc;
-    }
-    int rc = 0;
     sqlite3_stmt *st = NULL;
-    int version = 0;
-    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        version = sqlite3_column_int(st, 0);
-    else
-        rc = err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace", trace_path);
-    sqlite3_finalize(st);
-    if (rc == 0 && version == 0)
-        rc = err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (no schema version)", trace_path);
-    if (rc == 0 && version > GS_TRACE_SCHEMA_VERSION)
-        rc = err(errbuf, errlen, GS_ENOTSUP, "trace '%s' has schema version %d; this gpusim reads versions up to %d",
-                 trace_path, version, GS_TRACE_SCHEMA_VERSION);
     /* The node, and the time: the end of the run unless --at. */
     int64_t id = -1;
     if (rc == 0) {

@@ -6,6 +6,8 @@
 #ifndef GPUSIM_REPORT_H
 #define GPUSIM_REPORT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -64,5 +66,20 @@ int gs_report_checks_failed(const char *trace_path);
  * with `errbuf` (size errlen; may be NULL) saying why. */
 int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, FILE *out, char *errbuf,
                        int errlen);
+
+/* What a trace says about its own completeness (run.status and run.complete_until_us). */
+struct gs_report_state {
+    char status[32];           /* run.status: complete | running | interrupted | failed | unknown */
+    bool complete;             /* status is complete */
+    int64_t complete_until_us; /* every event at or before it is in the trace; -1 unknown */
+};
+
+/* Read the state of the trace at `path` (opened read-only, checked as the reports check it).
+ * Returns 0, or GS_EIO/GS_EINVAL/GS_ENOTSUP/GS_ESQL/GS_ENOMEM with errbuf saying why. */
+int gs_report_trace_state(const char *path, struct gs_report_state *s, char *errbuf, int errlen);
+
+/* One line for an incomplete trace: "trace 'PATH' is incomplete: status running (the run was
+ * killed, or is still writing); complete up to 1h2m0s of simulated time", into buf (size n). */
+void gs_report_incomplete_note(const char *path, const struct gs_report_state *s, char *buf, size_t n);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "base/alloc.h"
 #include "base/array.h"
+#include "reports/open.h"
 #include "reports/report.h"
 
 #include <inttypes.h>
@@ -129,38 +130,14 @@ static const char *plural(int64_t n, const char *one, const char *many)
 /* Open read-only and check that this is a trace this gpusim can read. */
 static int open_trace(struct gs_report *r)
 {
-    int rc = sqlite3_open_v2(r->path, &r->db, SQLITE_OPEN_READONLY, NULL);
-    if (rc != SQLITE_OK) {
-        int sys = r->db ? sqlite3_system_errno(r->db) : 0;
-        return report_err(r, GS_EIO, "cannot open trace '%s': %s", r->path,
-                          sys ? strerror(sys) : r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
-    }
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(r->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_step(st) != SQLITE_ROW) {
-        int code = sqlite3_errcode(r->db);
-        sqlite3_finalize(st);
-        if (code == SQLITE_NOTADB)
-            return report_err(r, GS_EINVAL, "'%s' is not a gpusim trace (not an SQLite database)",
-                              r->path);
-        return report_err(r, GS_EIO, "cannot read trace '%s': %s", r->path, sqlite3_errmsg(r->db));
-    }
-    int version = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    if (version == 0)
-        return report_err(r, GS_EINVAL, "'%s' is not a gpusim trace (no schema version)", r->path);
-    if (version > GS_TRACE_SCHEMA_VERSION)
-        return report_err(r, GS_ENOTSUP,
-                          "trace '%s' has schema version %d; this gpusim reads versions up to %d",
-                          r->path, version, GS_TRACE_SCHEMA_VERSION);
-    return 0;
+    return gs_report_open(r->path, &r->db, r->errbuf, r->errlen);
 }
 
 static int print_header(struct gs_report *r)
 {
     static const char *const keys[] = {"scenario", "seed",   "kubernetesVersion", "status",
-                                       "end_us",   "events", "error"};
-    enum { K_SCENARIO, K_SEED, K_KUBE, K_STATUS, K_END, K_EVENTS, K_ERROR, K_COUNT };
+                                       "end_us",   "events", "error",             "complete_until_us"};
+    enum { K_SCENARIO, K_SEED, K_KUBE, K_STATUS, K_END, K_EVENTS, K_ERROR, K_UNTIL, K_COUNT };
     char *v[K_COUNT] = {0};
     int rc = 0;
     for (int i = 0; i < K_COUNT && rc == 0; i++)
@@ -188,8 +165,17 @@ static int print_header(struct gs_report *r)
         fprintf(r->out, "Seed:        %s\n", v[K_SEED] ? v[K_SEED] : "?");
         fprintf(r->out, "Kubernetes:  %s\n", v[K_KUBE] ? v[K_KUBE] : "?");
         fprintf(r->out, "Status:      %s\n", status);
-        if (strcmp(status, "complete") != 0)
-            fprintf(r->out, "run incomplete: status=%s\n", status);
+        if (strcmp(status, "complete") != 0) {
+            char until[64] = "";
+            char *uend = NULL;
+            long long u = v[K_UNTIL] ? strtoll(v[K_UNTIL], &uend, 10) : -1;
+            if (uend && uend != v[K_UNTIL] && *uend == '\0' && u >= 0) {
+                fmt_duration(u, until, sizeof until);
+                fprintf(r->out, "run incomplete: status=%s, complete up to %s of simulated time\n", status, until);
+            } else {
+                fprintf(r->out, "run incomplete: status=%s, no checkpoint committed\n", status);
+            }
+        }
         if (v[K_ERROR]) /* the trace writer's own failure (disk full, ...) */
             fprintf(r->out, "Error:       %s\n", v[K_ERROR]);
         fprintf(r->out, "Simulated:   %s%s", dur, r->end_known ? "" : " (last committed)");

@@ -67,18 +67,26 @@ static void write_run_keys(struct gs_trace *t, const struct gs_scenario *sc, int
 }
 
 /* Run until the horizon; without one, until only background events (samples, the queue's
- * periodic flush) are left. Returns the run's status. */
-static const char *loop(struct gs_cluster *c, const struct gs_run_opts *o, gs_time horizon)
+ * periodic flush) are left. Commits the trace at checkpoints: when enough rows are pending and
+ * every event of the current time has been dispatched (*done_until is then that time).
+ * Returns the run's status. */
+static const char *loop(struct gs_cluster *c, const struct gs_run_opts *o, gs_time horizon, gs_time *done_until)
 {
     uint64_t next_progress = 1u << 16;
+    *done_until = -1;
     for (;;) {
         if (o->stop && *o->stop)
             return "interrupted";
         if (c->err)
             return "failed";
+        gs_time t = gs_engine_peek_time(c->eng);
+        if (gs_engine_dispatched(c->eng) > 0 && t > gs_engine_now(c->eng)) {
+            *done_until = gs_engine_now(c->eng);
+            if (gs_trace_wants_checkpoint(c->trace))
+                gs_cluster_fail(c, gs_trace_checkpoint(c->trace, *done_until));
+        }
         if (!c->sc->has_horizon && c->foreground == 0)
             return "complete";
-        gs_time t = gs_engine_peek_time(c->eng);
         if (t == GS_TIME_MAX || t > horizon)
             return "complete";
         gs_engine_step(c->eng, horizon);
@@ -114,12 +122,15 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
     }
 
     gs_time horizon = sc->has_horizon ? sc->horizon : GS_TIME_MAX;
-    const char *status = loop(&c, o, horizon);
+    gs_time done_until;
+    const char *status = loop(&c, o, horizon, &done_until);
     if (c.err)
         status = "failed";
     gs_time end = gs_engine_now(c.eng);
     if (sc->has_horizon && strcmp(status, "complete") == 0)
         end = horizon;
+    if (strcmp(status, "complete") == 0)
+        done_until = end;
     if (c.err)
         snprintf(errbuf, (size_t)errlen, "%s", gs_strerror(c.err));
     res->status = status;
@@ -148,11 +159,14 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)res->events);
     gs_cluster_fail(&c, gs_trace_run_kv(trace, "events", buf));
+    snprintf(buf, sizeof buf, "%lld", (long long)done_until);
+    gs_cluster_fail(&c, gs_trace_run_kv(trace, "complete_until_us", buf));
+    res->complete_until = done_until;
     rc = c.err;
     if (rc && gs_trace_errmsg(trace))
         snprintf(errbuf, (size_t)errlen, "%s", gs_trace_errmsg(trace));
     char cerr[512] = "";
-    int crc = gs_trace_finish(trace, status, end, cerr, sizeof cerr);
+    int crc = gs_trace_finish(trace, status, end, &res->trace_at_path, cerr, sizeof cerr);
     if (!rc && crc) {
         rc = crc;
         snprintf(errbuf, (size_t)errlen, "%s", cerr);

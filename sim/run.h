@@ -37,10 +37,14 @@ struct gs_run_result {
     int pods_created;
     int pods_scheduled;  /* bind decisions */
     uint64_t cycles;     /* scheduling cycles run */
+    gs_time complete_until; /* every event at or before it was dispatched and written */
+    bool trace_at_path;  /* the trace is at o->trace_path (status complete); else it was left
+                          * at o->trace_path + ".partial" (gs_trace_partial_path) */
 };
 
 /* Run `sc` (borrowed; its world is modified) to its horizon or until no event is left.
- * Writes the trace at o->trace_path and fills *r. The expect: results are stored in
+ * Writes the trace to o->trace_path (sim/trace.h: through PATH.partial, renamed into place when
+ * the run is complete) and fills *r. The expect: results are stored in
  * sc->expects[i].pass/detail and in the trace. Returns 0 (even when checks fail: see
  * r->checks_failed), GS_EIO/GS_ESQL when the trace cannot be written (errbuf says why),
  * GS_ENOMEM. An interrupted run returns 0 with r->status "interrupted". */

@@ -2,8 +2,8 @@
  *
  * Every row goes through a prepared statement that lives as long as the trace. Writes happen
  * inside one open transaction, begun lazily by the first write after a commit and committed
- * every GS_TRACE_BATCH rows: a commit per row would make SQLite sync per row, the slowest
- * thing it can do.
+ * at the run's checkpoints (about every GS_TRACE_BATCH rows, between events): a commit per
+ * row would make SQLite sync per row, the slowest thing it can do.
  *
  * While writing, the database is in WAL mode: a killed process leaves the main file plus a
  * -wal file that any later reader (even read-only) recovers from, seeing exactly the
@@ -15,7 +15,9 @@
 #include "base/array.h"
 #include "sim/trace.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -24,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,7 +113,10 @@ struct gs_trace {
     int in_txn;  /* a transaction is open */
     int pending; /* rows written in it */
     int failed;  /* sticky: 0 or the first error's GS_E* code */
-    char *path;
+    char *path;       /* the final name, where the trace is renamed at close */
+    char *partial;    /* where it is written meanwhile (gs_trace_partial_path) */
+    char *lock_path;  /* the lock file of the final name */
+    int lock_fd;      /* held (flock) while the run writes; -1 none */
     struct gs_trace_lastfs *lastfs; /* indexed by pod id */
     int nlastfs;                    /* entries (zeroed when grown) */
     char err[1024];
@@ -201,7 +207,9 @@ static int write_row(struct gs_trace *t, enum gs_trace_stmt id, int brc, const c
     int rc = run_stmt(t, id, what);
     if (rc != 0)
         return rc;
-    if (++t->pending >= GS_TRACE_BATCH)
+    /* Batches are committed at the run's checkpoints (gs_trace_checkpoint), between events;
+     * one event that writes more than GS_TRACE_BATCH_MAX rows commits in its middle. */
+    if (++t->pending >= GS_TRACE_BATCH_MAX)
         return commit(t);
     return 0;
 }
@@ -241,46 +249,39 @@ static int remove_file(const char *p, char *errbuf, int errlen)
     return 0;
 }
 
-/* True when `path` is an SQLite database with gpusim's run table: only such a file may be
- * overwritten by a new trace (an empty file too), so a mistyped `-o scenario.yaml` never
- * destroys the user's data. */
-static bool is_replaceable(const char *path)
+enum gs_trace_file gs_trace_file_kind(const char *path)
 {
     struct stat sb;
-    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0)
-        return true;
+    if (stat(path, &sb) != 0)
+        return errno == ENOENT ? GS_TRACE_FILE_NONE : GS_TRACE_FILE_OTHER;
+    if (!S_ISREG(sb.st_mode))
+        return GS_TRACE_FILE_OTHER;
+    if (sb.st_size == 0)
+        return GS_TRACE_FILE_EMPTY;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return true; /* unreadable: the removal below reports the real error */
-    char head[16];
-    size_t got = fread(head, 1, sizeof head, f);
+        return GS_TRACE_FILE_OTHER;
+    unsigned char h[100];
+    size_t got = fread(h, 1, sizeof h, f);
     fclose(f);
-    if (got != sizeof head || memcmp(head, "SQLite format 3", 16) != 0)
-        return false;
-    /* immutable=1: read the file as it is, ignoring a stale journal beside it. */
-    sqlite3 *db = NULL;
-    bool ok = false;
-    char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
-    if (uri && sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK) {
-        sqlite3_stmt *st = NULL;
-        if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='run'", -1, &st,
-                               NULL) == SQLITE_OK)
-            ok = sqlite3_step(st) == SQLITE_ROW;
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    sqlite3_free(uri);
-    return ok;
+    /* The database header: the magic string, then application_id big-endian at offset 68. */
+    if (got != sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
+        return GS_TRACE_FILE_OTHER;
+    uint32_t app = (uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 | (uint32_t)h[70] << 8 | h[71];
+    return app == GS_TRACE_APPLICATION_ID ? GS_TRACE_FILE_TRACE : GS_TRACE_FILE_OTHER;
 }
 
-static int remove_old(const char *path, char *errbuf, int errlen)
+/* Only a gpusim trace (or an empty file, or nothing) may be replaced by a new trace, so a
+ * mistyped `-o scenario.yaml` or `-o mydata.db` never destroys the user's data. */
+static bool is_replaceable(const char *path)
 {
-    if (!is_replaceable(path)) {
-        set_buf(errbuf, errlen,
-                "refusing to overwrite '%s': it exists and is not a gpusim trace (choose another -o path)",
-                path);
-        return GS_EIO;
-    }
+    int k = gs_trace_file_kind(path);
+    return k == GS_TRACE_FILE_NONE || k == GS_TRACE_FILE_EMPTY || k == GS_TRACE_FILE_TRACE;
+}
+
+/* Remove the database at `path` and its -journal, -wal and -shm files. */
+static int remove_db(const char *path, char *errbuf, int errlen)
+{
     static const char *const suffixes[] = {"", "-journal", "-wal", "-shm"};
     size_t n = strlen(path) + sizeof "-journal";
     char *p = gs_malloc(n);
@@ -314,17 +315,129 @@ static int is_io_error(int rc)
     }
 }
 
+static void release_lock(struct gs_trace *t)
+{
+    if (t->lock_fd >= 0) {
+        /* Unlink while holding the lock, so no one locks a file that is about to go. */
+        unlink(t->lock_path);
+        close(t->lock_fd);
+        t->lock_fd = -1;
+    }
+}
+
 static void free_trace(struct gs_trace *t)
 {
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(t->st[i]);
     if (t->db)
         sqlite3_close(t->db);
+    release_lock(t);
     for (int i = 0; i < t->nlastfs; i++)
         gs_free(t->lastfs[i].msg);
     gs_free(t->lastfs);
     gs_free(t->path);
+    gs_free(t->partial);
+    gs_free(t->lock_path);
     gs_free(t);
+}
+
+int gs_trace_partial_path(const char *path, char *buf, size_t n)
+{
+    int k = snprintf(buf, n, "%s.partial", path);
+    return k < 0 || (size_t)k >= n ? GS_ERANGE : 0;
+}
+
+/* A heap string "<dir of path>/.<base of path><suffix>". */
+static char *sibling(const char *path, const char *prefix, const char *suffix)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path + 1) : 0;
+    size_t n = strlen(path) + strlen(prefix) + strlen(suffix) + 1;
+    char *s = gs_malloc(n);
+    if (s)
+        snprintf(s, n, "%.*s%s%s%s", (int)dlen, path, prefix, path + dlen, suffix);
+    return s;
+}
+
+/* The directory part of `path` ("." when none) into buf. */
+static void dir_of(const char *path, char *buf, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, n, ".");
+    else if (slash == path)
+        snprintf(buf, n, "/");
+    else
+        snprintf(buf, n, "%.*s", (int)(slash - path), path);
+}
+
+/* The target's directory must exist and be writable (the trace is written beside the target
+ * and renamed into place). */
+static int check_dir(const char *path, char *errbuf, int errlen)
+{
+    char dir[4096];
+    dir_of(path, dir, sizeof dir);
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        set_buf(errbuf, errlen, "cannot create trace '%s': directory '%s': %s", path, dir, strerror(errno));
+        return GS_EIO;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        set_buf(errbuf, errlen, "cannot create trace '%s': '%s' is not a directory", path, dir);
+        return GS_EIO;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        set_buf(errbuf, errlen, "cannot create trace '%s': directory '%s' is not writable (%s)", path, dir,
+                strerror(errno));
+        return GS_EIO;
+    }
+    return 0;
+}
+
+/* Own the target: an exclusive lock on its lock file, held until close (the kernel releases it
+ * when the process dies, however it dies). Another live run holding it: refused. */
+static int take_lock(struct gs_trace *t, char *errbuf, int errlen)
+{
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int fd = open(t->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            set_buf(errbuf, errlen, "cannot create trace '%s': lock file '%s': %s", t->path, t->lock_path,
+                    strerror(errno));
+            return GS_EIO;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            char pid[32] = "";
+            ssize_t got = pread(fd, pid, sizeof pid - 1, 0);
+            pid[got > 0 ? got : 0] = '\0';
+            pid[strcspn(pid, "\n")] = '\0';
+            close(fd);
+            if (e == EWOULDBLOCK) {
+                set_buf(errbuf, errlen,
+                        "cannot create trace '%s': another gpusim run%s%s%s is writing it (wait for it, or "
+                        "choose another -o)",
+                        t->path, pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+                return GS_EBUSY;
+            }
+            set_buf(errbuf, errlen, "cannot create trace '%s': lock '%s': %s", t->path, t->lock_path,
+                    strerror(e));
+            return GS_EIO;
+        }
+        /* The file locked must still be the one at the path (a run finishing unlinks it). */
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(t->lock_path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
+            char pid[32];
+            int k = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+            if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)k, 0) != k) {
+                /* The pid is only for the message of a run that finds the lock taken. */
+            }
+            t->lock_fd = fd;
+            return 0;
+        }
+        close(fd);
+    }
+    set_buf(errbuf, errlen, "cannot create trace '%s': its lock file '%s' keeps changing", t->path, t->lock_path);
+    return GS_EIO;
 }
 
 int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace **out, char *errbuf,
@@ -335,22 +448,42 @@ int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace *
         return GS_EINVAL;
     }
     *out = NULL;
-    int rc = remove_old(path, errbuf, errlen);
+    int rc = check_dir(path, errbuf, errlen);
     if (rc != 0)
         return rc;
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode)) {
+        set_buf(errbuf, errlen, "cannot create trace '%s': it exists and is not a regular file", path);
+        return GS_EIO;
+    }
+    if (!is_replaceable(path)) {
+        set_buf(errbuf, errlen,
+                "refusing to overwrite '%s': it exists and is not a gpusim trace (choose another -o path)", path);
+        return GS_EIO;
+    }
 
     struct gs_trace *t = gs_calloc(1, sizeof *t);
-    if (!t || !(t->path = gs_strdup(path))) {
-        gs_free(t);
+    char partial[4200];
+    if (t)
+        t->lock_fd = -1;
+    if (!t || !(t->path = gs_strdup(path)) || gs_trace_partial_path(path, partial, sizeof partial) ||
+        !(t->partial = gs_strdup(partial)) || !(t->lock_path = sibling(path, ".", ".lock"))) {
+        if (t)
+            free_trace(t);
         set_buf(errbuf, errlen, "out of memory");
         return GS_ENOMEM;
     }
     t->level = level;
+    /* Under the lock, what is left of an earlier run that was killed is ours to replace. */
+    if ((rc = take_lock(t, errbuf, errlen)) != 0 || (rc = remove_db(t->partial, errbuf, errlen)) != 0) {
+        free_trace(t);
+        return rc;
+    }
 
-    int src = sqlite3_open_v2(path, &t->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    int src = gs_trace_db_open(t->partial, false, &t->db);
     if (src != SQLITE_OK) {
         int sys = t->db ? sqlite3_system_errno(t->db) : 0;
-        set_buf(errbuf, errlen, "cannot create trace '%s': %s", path,
+        set_buf(errbuf, errlen, "cannot create trace '%s': %s", t->partial,
                 sys ? strerror(sys) : t->db ? sqlite3_errmsg(t->db) : sqlite3_errstr(src));
         free_trace(t);
         return src == SQLITE_NOMEM ? GS_ENOMEM : GS_EIO;
@@ -366,16 +499,17 @@ int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace *
                        " PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;",
                        NULL, NULL, &emsg);
     if (src == SQLITE_OK) {
-        char *sql = sqlite3_mprintf("BEGIN; %s PRAGMA user_version=%d;"
+        char *sql = sqlite3_mprintf("BEGIN; %s PRAGMA user_version=%d; PRAGMA application_id=%d;"
                                     " INSERT INTO run(key, value) VALUES ('status', 'running'),"
                                     " ('trace_level', '%s'); COMMIT;",
-                                    schema_sql, GS_TRACE_SCHEMA_VERSION, level_names[level]);
+                                    schema_sql, GS_TRACE_SCHEMA_VERSION, (int)GS_TRACE_APPLICATION_ID,
+                                    level_names[level]);
         src = sql ? sqlite3_exec(t->db, sql, NULL, NULL, &emsg) : SQLITE_NOMEM;
         sqlite3_free(sql);
     }
     if (src != SQLITE_OK) {
         int sys = sqlite3_system_errno(t->db);
-        set_buf(errbuf, errlen, "cannot create trace '%s': %s%s%s", path,
+        set_buf(errbuf, errlen, "cannot create trace '%s': %s%s%s", t->partial,
                 emsg ? emsg : sqlite3_errstr(src), sys ? ": " : "", sys ? strerror(sys) : "");
         sqlite3_free(emsg);
         free_trace(t);
@@ -386,13 +520,54 @@ int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace *
         src = sqlite3_prepare_v3(t->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &t->st[i],
                                  NULL);
         if (src != SQLITE_OK) {
-            set_buf(errbuf, errlen, "trace '%s': prepare: %s", path, sqlite3_errmsg(t->db));
+            set_buf(errbuf, errlen, "trace '%s': prepare: %s", t->partial, sqlite3_errmsg(t->db));
             free_trace(t);
             return GS_ESQL;
         }
     }
     *out = t;
     return 0;
+}
+
+/* Append `s` to the URI being built in uri (size n, k used), percent-escaping all but
+ * unreserved characters and '/'. Returns the new length; the URI stays terminated. */
+static size_t uri_escape(char *uri, size_t n, size_t k, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (const unsigned char *c = (const unsigned char *)s; *c && k + 4 < n; c++) {
+        if (isalnum(*c) || strchr("/-._~", *c)) {
+            uri[k++] = (char)*c;
+        } else {
+            uri[k++] = '%';
+            uri[k++] = hex[*c >> 4];
+            uri[k++] = hex[*c & 15];
+        }
+    }
+    uri[k] = '\0';
+    return k;
+}
+
+int gs_trace_db_open(const char *path, bool readonly, sqlite3 **db)
+{
+    /* A file: URI with the path percent-escaped, so '?', '#' and '%' in a name stay part of
+     * the name whatever SQLite's URI setting is. */
+    char cwd[4096];
+    *db = NULL;
+    size_t n = strlen(path) * 3 + sizeof cwd * 3 + 32;
+    char *uri = gs_malloc(n);
+    if (!uri)
+        return SQLITE_NOMEM;
+    size_t k = (size_t)snprintf(uri, n, "file:");
+    /* A relative path becomes absolute: a URI path is taken from the root. */
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd)) {
+        k = uri_escape(uri, n, k, cwd);
+        k = uri_escape(uri, n, k, "/");
+    }
+    uri_escape(uri, n, k, path);
+    int flags = SQLITE_OPEN_URI | (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    int rc = sqlite3_open_v2(uri, db, flags, NULL);
+    gs_free(uri);
+    return rc;
 }
 
 int gs_trace_run_kv(struct gs_trace *t, const char *key, const char *value)
@@ -556,14 +731,50 @@ int gs_trace_commit(struct gs_trace *t)
     return commit(t);
 }
 
+bool gs_trace_wants_checkpoint(const struct gs_trace *t)
+{
+    return t->pending >= GS_TRACE_BATCH;
+}
+
+int gs_trace_checkpoint(struct gs_trace *t, gs_time complete_until_us)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%" PRId64, (int64_t)complete_until_us);
+    int rc = gs_trace_run_kv(t, "complete_until_us", v);
+    return rc ? rc : gs_trace_commit(t);
+}
+
 const char *gs_trace_errmsg(const struct gs_trace *t)
 {
     return t->err;
 }
 
-int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, char *errbuf,
+/* Move the finished PATH.partial to PATH. The old PATH's -journal, -wal and -shm files go
+ * first: SQLite would otherwise take them for the new file's. */
+static int rename_into_place(struct gs_trace *t)
+{
+    static const char *const suffixes[] = {"-journal", "-wal", "-shm"};
+    char p[4200];
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", t->path, suffixes[i]);
+        if (unlink(p) != 0 && errno != ENOENT) {
+            set_buf(t->err, (int)sizeof t->err, "trace '%s': cannot remove '%s': %s", t->path, p, strerror(errno));
+            return GS_EIO;
+        }
+    }
+    if (rename(t->partial, t->path) != 0) {
+        set_buf(t->err, (int)sizeof t->err, "trace '%s': cannot rename '%s' into place: %s", t->path, t->partial,
+                 strerror(errno));
+        return GS_EIO;
+    }
+    return 0;
+}
+
+int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, bool *renamed, char *errbuf,
                     int errlen)
 {
+    if (renamed)
+        *renamed = false;
     if (!t)
         return 0;
     int first = t->failed;
@@ -591,22 +802,31 @@ int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, char
         sqlite3_finalize(t->st[i]);
         t->st[i] = NULL;
     }
-    if (wrc == 0) {
-        /* Back to a single self-contained file. Best effort: if another connection has the
-         * file open this fails with SQLITE_BUSY and the trace simply stays in WAL mode. */
-        sqlite3_exec(t->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
-    }
+    /* Back to a single self-contained file: a complete trace must be, since it is renamed
+     * and its -wal would not follow it. */
+    bool single = wrc == 0 && sqlite3_exec(t->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL) == SQLITE_OK;
     if (sqlite3_close(t->db) != SQLITE_OK) {
         if (rc == 0)
             rc = fail(t, "close");
         /* sqlite3_close refuses only while statements are live; all are finalized, so this
          * is unreachable, but never leak the handle. */
         sqlite3_close_v2(t->db);
+        single = false;
     }
     t->db = NULL;
+    if (rc == 0 && strcmp(status, "complete") == 0) {
+        if (!single) {
+            set_buf(t->err, (int)sizeof t->err, "trace '%s': cannot leave write-ahead-log mode", t->partial);
+            rc = GS_ESQL;
+        } else {
+            rc = rename_into_place(t);
+            if (rc == 0 && renamed)
+                *renamed = true;
+        }
+    }
     if (rc != 0) {
         if (t->err[0])
-            set_buf(errbuf, errlen, "%s", t->err);
+            set_buf(errbuf, errlen, "%s; what was written is in '%s'", t->err, t->partial);
         else
             set_buf(errbuf, errlen, "trace '%s': closed without a status", t->path);
     }
@@ -616,5 +836,5 @@ int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, char
 
 int gs_trace_close(struct gs_trace *t, const char *status, gs_time end_us)
 {
-    return gs_trace_finish(t, status, end_us, NULL, 0);
+    return gs_trace_finish(t, status, end_us, NULL, NULL, 0);
 }

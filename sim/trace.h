@@ -1,7 +1,7 @@
 /* gpusim: the SQLite trace of a run (documented in docs/trace-schema.md).
  *
  * One file per run. Rows are written with prepared statements inside large transactions
- * (committed every GS_TRACE_BATCH rows and at close). PRAGMA user_version holds
+ * (committed at checkpoints and at close). PRAGMA user_version holds
  * GS_TRACE_SCHEMA_VERSION. The run table's `status` is `running` while the run goes on, so a
  * run killed without a chance to close leaves a database that says it is incomplete;
  * gs_trace_close writes `complete`, `interrupted` or `failed`.
@@ -12,7 +12,7 @@
  * Schema (version 1):
  *   run(key TEXT PRIMARY KEY, value TEXT)
  *       scenario, seed, version, kubernetesVersion, trace_level, status, end_us, events,
- *       error (why the trace itself failed, when it did)
+ *       complete_until_us, error (why the trace itself failed, when it did)
  *   node(id INTEGER PRIMARY KEY, name TEXT UNIQUE, pool TEXT, gpu_product TEXT, gpu_count INT)
  *   node_event(t_us INT, node_id INT, kind TEXT, subject TEXT, value TEXT)
  *   pod(id INTEGER PRIMARY KEY, name TEXT UNIQUE, workload TEXT, pod_group TEXT, priority INT,
@@ -34,18 +34,35 @@
  * Nothing in the database depends on the wall clock: two runs of one scenario and seed give
  * identical `sqlite3 .dump` output.
  *
+ * Files. A trace is marked by PRAGMA application_id = GS_TRACE_APPLICATION_ID (user_version is
+ * the schema version); only such a file, an empty file or nothing may be replaced by a new
+ * trace, so a mistyped -o never destroys other data. The trace of target PATH is written to
+ * PATH.partial in the same directory and renamed to PATH only when the run ends with status
+ * `complete`: a reader never sees a half-written trace under the final name, and a run that
+ * is killed, interrupted or fails leaves the previous PATH as it was (its own trace stays in
+ * PATH.partial, saying it is incomplete). While a run writes, it holds an exclusive flock(2)
+ * on DIR/.BASE.lock (which holds its pid); a second run for the same PATH is refused with
+ * GS_EBUSY. The kernel drops the lock however the process dies.
+ *
+ * Checkpoints. Rows are committed at checkpoints the run asks for between events (every
+ * GS_TRACE_BATCH rows or so, gs_trace_checkpoint), each writing run.complete_until_us: every
+ * event at or before that simulated time is in the committed trace. A killed run's trace thus
+ * says up to which time it can be trusted.
+ *
  * While the run goes on the database is in WAL mode, so a killed process leaves a database
  * (plus its -wal file) that opens cleanly with everything committed so far; close converts it
  * back to a single self-contained file (journal_mode DELETE).
  *
  * Errors: every writer returns 0 or a negative GS_E* code. After the first database error
- * (disk full, unwritable file) the trace stays failed: every later writer returns GS_ESQL
- * at once, and gs_trace_errmsg says what went wrong. Strings passed in are borrowed for the
- * duration of the call; NULL strings are written as SQL NULL.
+ * (disk full, file size limit, unwritable file) the trace stays failed: every later writer
+ * returns GS_ESQL at once, and gs_trace_errmsg says what went wrong. Strings passed in are
+ * borrowed for the duration of the call; NULL strings are written as SQL NULL.
  */
 #ifndef GPUSIM_TRACE_H
 #define GPUSIM_TRACE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/metrics.h"
@@ -54,19 +71,50 @@
 
 #define GS_TRACE_SCHEMA_VERSION 1
 #define GS_TRACE_BATCH 20000
+/* Rows after which a transaction is committed even in the middle of an event. */
+#define GS_TRACE_BATCH_MAX (4 * GS_TRACE_BATCH)
+/* PRAGMA application_id of a gpusim trace: "GPUS" in ASCII. */
+#define GS_TRACE_APPLICATION_ID 0x47505553
+
+/* What is at a path (gs_trace_file_kind). */
+enum gs_trace_file {
+    GS_TRACE_FILE_NONE,  /* nothing */
+    GS_TRACE_FILE_EMPTY, /* an empty regular file */
+    GS_TRACE_FILE_TRACE, /* an SQLite database with the gpusim application_id */
+    GS_TRACE_FILE_OTHER, /* anything else, or unreadable */
+};
 
 /* SUMMARY writes run, node, pod, sample, object and check rows, but no node_event or
  * pod_event rows; EVENTS writes them all; FULL is EVENTS for now. */
 enum gs_trace_level { GS_TRACE_SUMMARY = 0, GS_TRACE_EVENTS, GS_TRACE_FULL };
 
 struct gs_trace;
+struct sqlite3;
 
-/* Create (truncating any existing file, and its -journal, -wal and -shm files) the trace
- * database at `path`, with the schema, and commit run.status = 'running' and run.trace_level.
- * A `path` that exists but is not a regular file (or a symlink) is refused.
- * Returns 0 and sets *out (caller owns it; release with gs_trace_close), or GS_EIO (the file
- * cannot be created or removed), GS_ESQL (SQLite refused the schema), GS_ENOMEM, GS_EINVAL
- * (NULL path/out), with `errbuf` (size errlen; may be NULL) describing why. */
+/* What is at `path` (following symlinks), judged from the SQLite header's application_id;
+ * the file is only read. A trace of an older gpusim (application_id 0) is
+ * GS_TRACE_FILE_OTHER. */
+enum gs_trace_file gs_trace_file_kind(const char *path);
+
+/* Open the SQLite database at `path` as a path: it is passed to SQLite as a file: URI with
+ * every character but [A-Za-z0-9/._~-] percent-escaped, so '?', '#' and '%' in a name are
+ * part of the name. readonly opens it read-only, else read-write and created if missing.
+ * Returns an SQLite result code; *db is set even on failure (close it with sqlite3_close). */
+int gs_trace_db_open(const char *path, bool readonly, struct sqlite3 **db);
+
+/* "<path>.partial", where the trace of target `path` is written until it is complete, into
+ * buf (size n). Returns 0 or GS_ERANGE (buf too small). */
+int gs_trace_partial_path(const char *path, char *buf, size_t n);
+
+/* Begin the trace of target `path`: refuse if `path` exists and is not a trace (nor empty),
+ * take the target's lock, remove a PATH.partial left by a killed run, create PATH.partial
+ * with the schema, and commit run.status = 'running' and run.trace_level. `path` itself is
+ * not touched until gs_trace_finish.
+ * Returns 0 and sets *out (caller owns it; release with gs_trace_close), or GS_EBUSY (another
+ * live run holds the target), GS_EIO (the directory is missing or not writable, `path` is not
+ * a regular file or not a trace, a file cannot be created or removed), GS_ESQL (SQLite
+ * refused the schema), GS_ENOMEM, GS_EINVAL (NULL path/out), with `errbuf` (size errlen; may
+ * be NULL) describing why. */
 int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace **out, char *errbuf,
                   int errlen);
 
@@ -128,24 +176,34 @@ int gs_trace_object(struct gs_trace *t, gs_time t_us, const char *kind, const ch
 int gs_trace_check(struct gs_trace *t, int idx, int line, const char *what, int pass,
                    const char *detail);
 
-/* Commit what is pending (also done every GS_TRACE_BATCH rows). Returns 0 or GS_ESQL. */
+/* Commit what is pending (also done every GS_TRACE_BATCH_MAX rows). Returns 0 or GS_ESQL. */
 int gs_trace_commit(struct gs_trace *t);
+
+/* True when enough rows are pending that the run should checkpoint (GS_TRACE_BATCH). */
+bool gs_trace_wants_checkpoint(const struct gs_trace *t);
+
+/* Write run.complete_until_us = complete_until_us (simulated µs: every event at or before
+ * it is written) and commit. Returns 0 or GS_ESQL. */
+int gs_trace_checkpoint(struct gs_trace *t, gs_time complete_until_us);
 
 /* The message of the trace's first error ("" when none): the path, what was being written
  * and SQLite's reason. Borrowed; valid until gs_trace_close. */
 const char *gs_trace_errmsg(const struct gs_trace *t);
 
 /* Write run.status = `status` and run.end_us (simulated microseconds), commit, build the
- * indexes, switch the file to journal_mode DELETE and close. `t` is freed even on error;
- * NULL is a no-op returning 0. If the trace had failed before (it lost rows), run.status is
- * set to 'failed' whatever `status` says, and run.error to the first error, if the database
+ * indexes, switch the file to journal_mode DELETE and close; then, when the status written is
+ * `complete`, rename PATH.partial to PATH (replacing the previous trace) and release the lock.
+ * Any other status leaves the trace in PATH.partial and PATH as it was. `t` is freed even on
+ * error; NULL is a no-op returning 0. If the trace had failed before (it lost rows), run.status
+ * is set to 'failed' whatever `status` says, and run.error to the first error, if the database
  * still takes writes; the first error is returned. A NULL status writes 'failed'.
- * Returns 0, GS_EINVAL (NULL status) or GS_ESQL. */
+ * Returns 0, GS_EINVAL (NULL status), GS_EIO (the rename failed) or GS_ESQL. */
 int gs_trace_close(struct gs_trace *t, const char *status, gs_time end_us);
 
 /* gs_trace_close that also copies the error message (as gs_trace_errmsg) into `errbuf`
- * (size errlen; may be NULL) when it fails. */
-int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, char *errbuf,
+ * (size errlen; may be NULL) when it fails, and sets *renamed (may be NULL) to whether the
+ * trace is now at its final name. */
+int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, bool *renamed, char *errbuf,
                     int errlen);
 
 #endif

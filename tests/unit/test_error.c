@@ -15,7 +15,8 @@ Test(error, strerror_texts)
     cr_assert_str_eq(gs_strerror(GS_ESQL), "trace database error");
     cr_assert_str_eq(gs_strerror(GS_EINTERRUPTED), "interrupted");
     cr_assert_str_eq(gs_strerror(GS_EINTERNAL), "internal error");
-    cr_assert_str_eq(gs_strerror(-9), "unknown error");
+    cr_assert_str_eq(gs_strerror(GS_EBUSY), "in use by another process");
+    cr_assert_str_eq(gs_strerror(-10), "unknown error");
     cr_assert_str_eq(gs_strerror(1), "unknown error");
     cr_assert_str_eq(gs_strerror(-2147483647 - 1), "unknown error");
 }

@@ -15,23 +15,21 @@
 
 static char dir[64];
 static char path[128];
+static char partial[160]; /* where the trace of a run that did not complete is */
 
 static void setup(void)
 {
     strcpy(dir, "/tmp/gs-report-XXXXXX");
     cr_assert_not_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/t.db", dir);
+    snprintf(partial, sizeof partial, "%s.partial", path);
 }
 
 static void teardown(void)
 {
-    static const char *const sfx[] = {"", "-journal", "-wal", "-shm"};
-    char p[160];
-    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
-        snprintf(p, sizeof p, "%s%s", path, sfx[i]);
-        unlink(p);
-    }
-    rmdir(dir);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert(eq(int, system(cmd), 0));
 }
 
 TestSuite(report, .init = setup, .fini = teardown);
@@ -206,7 +204,7 @@ static int write_and_die(void)
     struct gs_metrics s = {.t = GS_SEC(30), .gpus_capacity = 8};
     gs_trace_sample(t, "", &s);
     gs_trace_pod_event(t, GS_SEC(90), 0, "Created", NULL);
-    if (gs_trace_commit(t) != 0)
+    if (gs_trace_checkpoint(t, GS_SEC(90)) != 0)
         return 11;
     return 0;
 }
@@ -222,14 +220,14 @@ Test(report, summary_of_a_killed_run)
     cr_assert_eq(waitpid(pid, &status, 0), pid);
     cr_assert(eq(int, WIFEXITED(status) && WEXITSTATUS(status) == 0, 1));
 
-    char *out = summary(path, 0, NULL, 0);
+    char *out = summary(partial, 0, NULL, 0);
     /* no end_us: the end is the latest committed time; the only sample has no duration */
     cr_assert_str_eq(out,
                      "Scenario:    killed\n"
                      "Seed:        7\n"
                      "Kubernetes:  ?\n"
                      "Status:      running\n"
-                     "run incomplete: status=running\n"
+                     "run incomplete: status=running, complete up to 1m30s of simulated time\n"
                      "Simulated:   1m30s (last committed)\n"
                      "Nodes:       0\n"
                      "Pods:        0 (Pending 0, Running 0, Succeeded 0, Failed 0, Rejected 0)\n"
@@ -239,7 +237,21 @@ Test(report, summary_of_a_killed_run)
                      "\n"
                      "checks: 0 passed, 0 failed\n");
     free(out);
-    cr_assert_eq(gs_report_checks_failed(path), 0);
+    cr_assert_eq(gs_report_checks_failed(partial), 0);
+
+    struct gs_report_state st;
+    char err[512] = "";
+    cr_assert(eq(int, gs_report_trace_state(partial, &st, err, sizeof err), 0), "%s", err);
+    cr_assert_str_eq(st.status, "running");
+    cr_assert(not(st.complete));
+    cr_assert(eq(i64, st.complete_until_us, GS_SEC(90)));
+    char note[512], want[512];
+    gs_report_incomplete_note("t.db.partial", &st, note, sizeof note);
+    snprintf(want, sizeof want, "trace 't.db.partial' is incomplete: status running (the run was killed, or is "
+                                "still writing); complete up to 1m30s of simulated time");
+    cr_assert_str_eq(note, want);
+    /* the final name was never written */
+    cr_assert(eq(int, gs_report_trace_state(path, &st, err, sizeof err), GS_EIO));
 }
 
 Test(report, summary_of_an_interrupted_run)
@@ -267,14 +279,14 @@ Test(report, summary_of_an_interrupted_run)
     gs_trace_run_kv(t, "error", "trace 't.db': commit: disk I/O error (File too large)");
     cr_assert_eq(gs_trace_close(t, "interrupted", 0), 0);
 
-    char *out = summary(path, 0, NULL, 0);
+    char *out = summary(partial, 0, NULL, 0);
     cr_assert_str_eq(
         out,
         "Scenario:    stopped\n"
         "Seed:        ?\n"
         "Kubernetes:  ?\n"
         "Status:      interrupted\n"
-        "run incomplete: status=interrupted\n"
+        "run incomplete: status=interrupted, no checkpoint committed\n"
         "Error:       trace 't.db': commit: disk I/O error (File too large)\n"
         "Simulated:   0s\n"
         "Nodes:       0\n"
@@ -312,6 +324,14 @@ Test(report, errors)
     sqlite3 *db;
     cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
     cr_assert_eq(sqlite3_exec(db, "CREATE TABLE x(a)", NULL, NULL, NULL), SQLITE_OK);
+    out = summary(path, GS_EINVAL, err, sizeof err);
+    snprintf(want, sizeof want, "'%s' is not a gpusim trace (an SQLite database of something else)", path);
+    cr_assert_str_eq(err, want);
+    free(out);
+
+    /* a trace as gpusim wrote them before application_id: accepted when it has a version */
+    cr_assert_eq(sqlite3_exec(db, "CREATE TABLE run(key TEXT PRIMARY KEY, value TEXT)", NULL, NULL, NULL),
+                 SQLITE_OK);
     out = summary(path, GS_EINVAL, err, sizeof err);
     snprintf(want, sizeof want, "'%s' is not a gpusim trace (no schema version)", path);
     cr_assert_str_eq(err, want);

@@ -1,5 +1,6 @@
 /* A whole run through the library: lifecycle, Jobs, events, checks, interruption. */
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,15 +10,18 @@
 #include "sim/scenario.h"
 
 static char trace_path[256];
+static char partial_path[272];
 
 static void setup(void)
 {
     snprintf(trace_path, sizeof trace_path, "/tmp/gpusim-test-run-%d.db", (int)getpid());
+    snprintf(partial_path, sizeof partial_path, "%s.partial", trace_path);
 }
 
 static void teardown(void)
 {
     unlink(trace_path);
+    unlink(partial_path);
 }
 
 TestSuite(run, .init = setup, .fini = teardown);
@@ -29,11 +33,11 @@ static void load(struct gs_scenario *sc, const char *yaml)
     cr_assert_eq(rc, 0, "load: %s:%d:%d: %s", err.file, err.line, err.col, err.msg);
 }
 
-static char *query1(const char *sql)
+static char *query_at(const char *path, const char *sql)
 {
     static char out[4096];
     sqlite3 *db;
-    cr_assert_eq(sqlite3_open_v2(trace_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     sqlite3_stmt *st;
     cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
     out[0] = '\0';
@@ -42,6 +46,11 @@ static char *query1(const char *sql)
     sqlite3_finalize(st);
     sqlite3_close(db);
     return out;
+}
+
+static char *query1(const char *sql)
+{
+    return query_at(trace_path, sql);
 }
 
 static const char lifecycle[] =
@@ -126,8 +135,15 @@ Test(run, interrupted_run_leaves_a_trace_that_says_so)
     char err[256];
     cr_assert_eq(gs_run(&sc, &o, &r, err, sizeof err), 0, "%s", err);
     cr_assert_str_eq(r.status, "interrupted");
-    cr_assert_str_eq(query1("SELECT value FROM run WHERE key='status'"), "interrupted");
-    cr_assert_gt(atoll(query1("SELECT count(*) FROM pod")), 1000);
+    cr_assert(not(r.trace_at_path));
+    cr_assert(eq(int, access(trace_path, F_OK), -1), "an interrupted run leaves the final name alone");
+    cr_assert_str_eq(query_at(partial_path, "SELECT value FROM run WHERE key='status'"), "interrupted");
+    cr_assert_gt(atoll(query_at(partial_path, "SELECT count(*) FROM pod")), 1000);
+    /* every event up to complete_until_us was dispatched, and it is at most the end */
+    long long until = atoll(query_at(partial_path, "SELECT value FROM run WHERE key='complete_until_us'"));
+    cr_assert(gt(i64, until, 0));
+    cr_assert(le(i64, until, r.end));
+    cr_assert(eq(i64, until, r.complete_until));
     gs_scenario_free(&sc);
 }
 

@@ -1,5 +1,6 @@
 /* Tests of the SQLite trace writer (sim/trace.c): the rows it writes, FailedScheduling
- * aggregation, trace levels, batching, killed and failing runs. */
+ * aggregation, trace levels, checkpoints, killed and failing runs, and the files: the partial
+ * file renamed into place, the lock, the application_id, paths that look like URIs. */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <errno.h>
@@ -18,23 +19,21 @@
 
 static char dir[64];
 static char path[128];
+static char partial[160]; /* path + ".partial", where an unfinished trace is */
 
 static void setup(void)
 {
     strcpy(dir, "/tmp/gs-trace-XXXXXX");
     cr_assert_not_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/t.db", dir);
+    snprintf(partial, sizeof partial, "%s.partial", path);
 }
 
 static void teardown(void)
 {
-    static const char *const sfx[] = {"", "-journal", "-wal", "-shm", ".a", ".b"};
-    char p[160];
-    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
-        snprintf(p, sizeof p, "%s%s", path, sfx[i]);
-        unlink(p);
-    }
-    rmdir(dir);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert(eq(int, system(cmd), 0));
 }
 
 TestSuite(trace, .init = setup, .fini = teardown);
@@ -324,7 +323,8 @@ static int write_and_die(void)
 Test(trace, killed_run_opens_and_says_running)
 {
     cr_assert_eq(in_child(write_and_die), 0);
-    sqlite3 *db = open_ro(path); /* read-only, as a report opens it */
+    cr_assert(eq(int, file_exists(path), 0), "an unfinished trace is never at the final name");
+    sqlite3 *db = open_ro(partial); /* read-only, as a report opens it */
     cr_assert_eq(q_int(db, "PRAGMA user_version"), GS_TRACE_SCHEMA_VERSION);
     cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'status'"), "running");
     cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), "killed");
@@ -342,6 +342,37 @@ static int write_batch_and_die(void)
         return 10;
     struct gs_metrics s = {0};
     for (int i = 0; i < GS_TRACE_BATCH + 5; i++) {
+        if (gs_trace_wants_checkpoint(t) != (i >= GS_TRACE_BATCH))
+            return 11;
+        s.t = i;
+        if (gs_trace_sample(t, "", &s) != 0)
+            return 12;
+    }
+    if (!gs_trace_wants_checkpoint(t) || gs_trace_checkpoint(t, GS_SEC(7)) != 0 || gs_trace_wants_checkpoint(t))
+        return 13;
+    for (int i = 0; i < 5; i++)
+        if (gs_trace_sample(t, "", &s) != 0)
+            return 14;
+    return 0; /* dies with 5 rows not committed */
+}
+
+Test(trace, commits_at_checkpoints)
+{
+    cr_assert(eq(int, in_child(write_batch_and_die), 0));
+    sqlite3 *db = open_ro(partial);
+    cr_assert(eq(i64, q_int(db, "SELECT count(*) FROM sample"), GS_TRACE_BATCH + 5));
+    cr_assert(eq(i64, q_int(db, "SELECT value FROM run WHERE key = 'complete_until_us'"), GS_SEC(7)));
+    cr_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok");
+    sqlite3_close(db);
+}
+
+static int write_huge_event_and_die(void)
+{
+    struct gs_trace *t = NULL;
+    if (gs_trace_open(path, GS_TRACE_EVENTS, &t, NULL, 0) != 0)
+        return 10;
+    struct gs_metrics s = {0};
+    for (int i = 0; i < GS_TRACE_BATCH_MAX + 5; i++) {
         s.t = i;
         if (gs_trace_sample(t, "", &s) != 0)
             return 11;
@@ -349,12 +380,12 @@ static int write_batch_and_die(void)
     return 0;
 }
 
-Test(trace, commits_every_batch)
+Test(trace, commits_inside_an_event_that_writes_too_much)
 {
-    cr_assert_eq(in_child(write_batch_and_die), 0);
-    sqlite3 *db = open_ro(path);
-    cr_assert_eq(q_int(db, "SELECT count(*) FROM sample"), GS_TRACE_BATCH);
-    cr_assert_eq(q_int(db, "SELECT max(t_us) FROM sample"), GS_TRACE_BATCH - 1);
+    cr_assert(eq(int, in_child(write_huge_event_and_die), 0));
+    sqlite3 *db = open_ro(partial);
+    cr_assert(eq(i64, q_int(db, "SELECT count(*) FROM sample"), GS_TRACE_BATCH_MAX));
+    cr_assert(eq(i64, q_int(db, "SELECT count(*) FROM run WHERE key = 'complete_until_us'"), 0));
     sqlite3_close(db);
 }
 
@@ -362,7 +393,8 @@ Test(trace, interrupted_status)
 {
     struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
     cr_assert_eq(gs_trace_close(t, "interrupted", GS_SEC(30)), 0);
-    sqlite3 *db = open_ro(path);
+    cr_assert(eq(int, file_exists(path), 0), "only a complete trace is renamed into place");
+    sqlite3 *db = open_ro(partial);
     cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'status'"), "interrupted");
     cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'end_us'"), "30000000");
     sqlite3_close(db);
@@ -383,12 +415,113 @@ Test(trace, replaces_an_existing_trace)
     fclose(f);
 
     struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
-    cr_assert(eq(int, file_exists(journal), 0));
     cr_assert_eq(gs_trace_run_kv(t, "scenario", "fresh"), 0);
-    cr_assert_eq(gs_trace_close(t, "complete", 0), 0);
+    cr_assert_eq(gs_trace_commit(t), 0);
+    /* while the new run writes, the old trace is still there, whole */
+    cr_assert(eq(int, gs_trace_file_kind(path), GS_TRACE_FILE_TRACE));
+    bool renamed = false;
+    cr_assert_eq(gs_trace_finish(t, "complete", 0, &renamed, NULL, 0), 0);
+    cr_assert(renamed);
+    cr_assert(eq(int, file_exists(journal), 0));
+    cr_assert(eq(int, file_exists(partial), 0));
     sqlite3 *db = open_ro(path);
     cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), "fresh");
+    cr_assert(eq(i64, q_int(db, "PRAGMA application_id"), GS_TRACE_APPLICATION_ID));
     sqlite3_close(db);
+}
+
+Test(trace, a_run_that_does_not_complete_leaves_the_previous_trace)
+{
+    struct gs_trace *old = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_run_kv(old, "scenario", "old"), 0);
+    cr_assert_eq(gs_trace_close(old, "complete", 0), 0);
+    struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_run_kv(t, "scenario", "new"), 0);
+    bool renamed = true;
+    cr_assert_eq(gs_trace_finish(t, "interrupted", 0, &renamed, NULL, 0), 0);
+    cr_assert(not(renamed));
+    sqlite3 *db = open_ro(path);
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), "old");
+    sqlite3_close(db);
+    db = open_ro(partial);
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), "new");
+    cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'status'"), "interrupted");
+    sqlite3_close(db);
+    /* the next run replaces the leftover partial file */
+    t = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_close(t, "complete", 0), 0);
+    cr_assert(eq(int, file_exists(partial), 0));
+}
+
+Test(trace, a_second_writer_of_one_path_is_refused)
+{
+    struct gs_trace *a = open_trace(path, GS_TRACE_EVENTS);
+    struct gs_trace *b = NULL;
+    char err[512] = "";
+    cr_assert(eq(int, gs_trace_open(path, GS_TRACE_EVENTS, &b, err, sizeof err), GS_EBUSY));
+    cr_assert_null(b);
+    char want[128];
+    snprintf(want, sizeof want, "another gpusim run (pid %d) is writing it", (int)getpid());
+    cr_assert(ne(ptr, strstr(err, want), NULL), "%s", err);
+    cr_assert_eq(gs_trace_run_kv(a, "scenario", "first"), 0);
+    cr_assert_eq(gs_trace_close(a, "complete", 0), 0);
+    /* the lock is gone with the run */
+    char lock[160];
+    snprintf(lock, sizeof lock, "%s/.t.db.lock", dir);
+    cr_assert(eq(int, file_exists(lock), 0));
+    b = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_close(b, "complete", 0), 0);
+}
+
+Test(trace, file_kinds)
+{
+    cr_assert(eq(int, gs_trace_file_kind(path), GS_TRACE_FILE_NONE));
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert(eq(int, gs_trace_file_kind(path), GS_TRACE_FILE_EMPTY));
+    cr_assert(eq(int, gs_trace_file_kind(dir), GS_TRACE_FILE_OTHER));
+    /* an SQLite database of something else, even with a table named run */
+    sqlite3 *db = NULL;
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "CREATE TABLE run(key, value); PRAGMA user_version=1;", NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    cr_assert(eq(int, gs_trace_file_kind(path), GS_TRACE_FILE_OTHER));
+    struct gs_trace *t = NULL;
+    char err[512] = "";
+    cr_assert(eq(int, gs_trace_open(path, GS_TRACE_EVENTS, &t, err, sizeof err), GS_EIO));
+    cr_assert(ne(ptr, strstr(err, "is not a gpusim trace"), NULL), "%s", err);
+    cr_assert(eq(int, unlink(path), 0));
+    t = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_close(t, "complete", 0), 0);
+    cr_assert(eq(int, gs_trace_file_kind(path), GS_TRACE_FILE_TRACE));
+}
+
+Test(trace, names_with_uri_characters_are_paths)
+{
+    /* "t.db?mode=memory" would be an in-memory database, "#x" a fragment, as a URI */
+    static const char *const names[] = {"t.db?mode=memory", "a#b.db", "100%25.db", "sp ace.db"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        struct gs_trace *t = open_trace(p, GS_TRACE_EVENTS);
+        cr_assert_eq(gs_trace_run_kv(t, "scenario", names[i]), 0);
+        cr_assert_eq(gs_trace_close(t, "complete", 0), 0);
+        cr_assert(eq(int, gs_trace_file_kind(p), GS_TRACE_FILE_TRACE), "%s", p);
+        sqlite3 *db = NULL;
+        cr_assert_eq(gs_trace_db_open(p, true, &db), SQLITE_OK);
+        cr_assert_str_eq(q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), names[i]);
+        sqlite3_close(db);
+    }
+    /* a relative name too */
+    char cwd[512];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    cr_assert(eq(int, chdir(dir), 0));
+    struct gs_trace *t = open_trace("rel?x.db", GS_TRACE_EVENTS);
+    cr_assert_eq(gs_trace_close(t, "complete", 0), 0);
+    cr_assert(eq(int, file_exists("rel?x.db"), 1));
+    cr_assert(eq(int, chdir(cwd), 0));
 }
 
 Test(trace, refuses_to_overwrite_a_file_that_is_not_a_trace)
@@ -418,8 +551,8 @@ Test(trace, unwritable_paths_are_errors)
         gs_trace_open("/nonexistent-gpusim-dir/sub/t.db", GS_TRACE_EVENTS, &t, err, sizeof err);
     cr_assert_eq(rc, GS_EIO);
     cr_assert_null(t);
-    cr_assert_str_eq(
-        err, "cannot create trace '/nonexistent-gpusim-dir/sub/t.db': No such file or directory");
+    cr_assert_str_eq(err, "cannot create trace '/nonexistent-gpusim-dir/sub/t.db': directory "
+                          "'/nonexistent-gpusim-dir/sub': No such file or directory");
 
     /* an existing directory is refused, not removed */
     rc = gs_trace_open(dir, GS_TRACE_EVENTS, &t, err, sizeof err);
@@ -433,6 +566,22 @@ Test(trace, unwritable_paths_are_errors)
     cr_assert(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode));
 
     cr_assert_eq(gs_trace_open(NULL, GS_TRACE_EVENTS, &t, err, sizeof err), GS_EINVAL);
+}
+
+Test(trace, a_read_only_directory_is_named)
+{
+    if (geteuid() == 0)
+        cr_skip_test("root writes into read-only directories (tests/cli/test-trace-files.sh checks it as nobody)");
+    cr_assert(eq(int, chmod(dir, 0555), 0));
+    struct gs_trace *t = NULL;
+    char err[512] = "";
+    int rc = gs_trace_open(path, GS_TRACE_EVENTS, &t, err, sizeof err);
+    chmod(dir, 0755);
+    cr_assert(eq(int, rc, GS_EIO));
+    char want[512];
+    snprintf(want, sizeof want, "cannot create trace '%s': directory '%s' is not writable (Permission denied)",
+             path, dir);
+    cr_assert_str_eq(err, want);
 }
 
 /* A full disk, simulated by a file size limit: writes fail with EFBIG as they would with
@@ -465,8 +614,10 @@ static int fill_the_disk(void)
         return 14;
     if (gs_trace_run_kv(t, "after", "error") != GS_ESQL || gs_trace_commit(t) != GS_ESQL)
         return 15; /* sticky */
-    char err[512] = "";
-    if (gs_trace_finish(t, "complete", 0, err, sizeof err) != GS_ESQL || !strstr(err, path))
+    char err[1024] = "";
+    bool renamed = true;
+    if (gs_trace_finish(t, "complete", 0, &renamed, err, sizeof err) != GS_ESQL || !strstr(err, partial) ||
+        renamed)
         return 16;
     return 0;
 }
@@ -474,7 +625,8 @@ static int fill_the_disk(void)
 Test(trace, full_disk_is_an_error_not_a_crash)
 {
     cr_assert_eq(in_child(fill_the_disk), 0);
-    sqlite3 *db = open_ro(path);
+    cr_assert(eq(int, file_exists(path), 0), "a failed trace is never at the final name");
+    sqlite3 *db = open_ro(partial);
     cr_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok");
     cr_assert_eq(q_int(db, "SELECT count(*) > 0 AND count(*) % 50 = 0 FROM pod_event"), 1,
                  "only whole committed batches survive");
