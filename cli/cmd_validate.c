@@ -1,6 +1,7 @@
 /* gpusim validate SCENARIO: load and check without running. */
 #include <stdio.h>
 
+#include "sim/limits.h"
 #include "sim/scenario.h"
 #include "cli/cli.h"
 
@@ -19,6 +20,12 @@ int gs_cmd_validate(int argc, char **argv)
     gs_cli_scenario_warnings(&sc);
     printf("%s: ok: scenario %s, %d node pools, %d workloads, %d events, %d checks\n", argv[1], sc.name,
            sc.world.npools, sc.world.nworkloads, sc.nevents, sc.nexpects);
+    struct gs_scenario_size size;
+    gs_scenario_size(&sc, &size);
+    printf("size: %lld nodes (limit %d), %lld pods over the run without replacements (limit %d); "
+           "memory at most %lld MiB\n",
+           (long long)size.nodes, GS_MAX_NODES, (long long)size.pods, GS_MAX_PODS,
+           (long long)((size.memory_bytes + (1 << 20) - 1) >> 20));
     gs_scenario_free(&sc);
     return GS_EXIT_OK;
 }

@@ -432,7 +432,21 @@ static bool metric_ok(const struct gs_expect *e, double v)
     return (!e->has_equals || v == e->equals) && (!e->has_mmin || v >= e->mmin) && (!e->has_mmax || v <= e->mmax);
 }
 
-static bool eval_metric(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
+/* Remember `s` in the window check `e` if it is the first sample in the window to break the
+ * bounds. */
+static void judge(struct gs_expect *e, const struct gs_metrics *s)
+{
+    double v;
+    if (e->window_broken || s->t < e->from || s->t > e->to || !gs_metrics_get(s, e->name, &v))
+        return;
+    if (!metric_ok(e, v)) {
+        e->window_broken = true;
+        e->window_value = v;
+        e->window_t = s->t;
+    }
+}
+
+static bool eval_metric(struct gs_cluster *c, struct gs_expect *e, struct sb *d)
 {
     double v;
     struct gs_metrics now;
@@ -445,24 +459,30 @@ static bool eval_metric(struct gs_cluster *c, const struct gs_expect *e, struct 
         sbf(d, "value %g", v);
         return metric_ok(e, v);
     }
-    /* Every sample in [from, to], and the value at `to` (now). */
+    /* Every sample in [from, to], and the value at `to` (now). Samples before now were judged
+     * as they came (gs_check_sample); the latest one is judged here. */
     bool ok = metric_ok(e, v);
     if (!ok)
         sbf(d, "value %g at the end of the window", v);
-    for (int i = 0; i < c->nsamples && ok; i++) {
-        const struct gs_metrics *s = &c->samples[i];
-        if (s->t < e->from || s->t > e->to)
-            continue;
-        gs_metrics_get(s, e->name, &v);
-        if (!metric_ok(e, v)) {
-            char b[32];
-            sbf(d, "value %g at %s", v, dur(s->t, b, sizeof b));
-            ok = false;
-        }
+    if (ok && c->has_last_sample)
+        judge(e, &c->last_sample);
+    if (ok && e->window_broken) {
+        char b[32];
+        sbf(d, "value %g at %s", e->window_value, dur(e->window_t, b, sizeof b));
+        ok = false;
     }
     if (ok)
         sbf(d, "ok");
     return ok;
+}
+
+void gs_check_sample(struct gs_cluster *c, const struct gs_metrics *s)
+{
+    for (int i = 0; i < c->sc->nexpects; i++) {
+        struct gs_expect *e = &c->sc->expects[i];
+        if (e->kind == GS_EX_METRIC && e->has_window && !e->checked)
+            judge(e, s);
+    }
 }
 
 void gs_check_eval(struct gs_cluster *c, int i)

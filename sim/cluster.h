@@ -151,6 +151,7 @@ struct gs_cluster {
     struct gs_trace *trace;
     int gpu_res;                   /* index of nvidia.com/gpu */
     int err;                       /* first error (GS_ENOMEM, GS_ESQL...), 0 while the run is fine */
+    char err_msg[256];             /* what the first error was about, when more than gs_strerror */
     int phase_count[GS_PHASE_COUNT]; /* pods per phase, deleted ones left out */
     int64_t foreground;            /* pending events that are not background */
     int nwarnings;
@@ -176,9 +177,10 @@ struct gs_cluster {
     /* statistics for gs_run_result */
     uint64_t cycles;
     int pods_scheduled;
-    /* samples kept for metric windows (sim/metrics.c) */
-    struct gs_metrics *samples;
-    int nsamples, samples_cap;
+    /* the latest whole-cluster sample, not yet given to the metric windows (sim/metrics.c):
+     * a later sample at the same time replaces it, so it is judged once its time is over */
+    struct gs_metrics last_sample;
+    bool has_last_sample;
     /* DRA objects (claims, slices, the GPU ledger; dra_state.h), NULL without DRA */
     struct gs_dra_state *dra;
 };
@@ -194,6 +196,8 @@ void gs_cluster_free(struct gs_cluster *c);
 
 /* Record the first error of the run (rc 0 is ignored). */
 void gs_cluster_fail(struct gs_cluster *c, int rc);
+/* gs_cluster_fail with a message (printf format) kept in c->err_msg for the run's error. */
+void gs_cluster_fail_msg(struct gs_cluster *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The current simulated time, µs. */
 gs_time gs_cluster_now(const struct gs_cluster *c);

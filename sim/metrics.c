@@ -1,5 +1,6 @@
 /* Sampled metrics (sim/metrics.h): whole-cluster and per-pool rows of the trace's sample table,
  * from the world and the controllers' metrics hooks. */
+#include "sim/check.h"
 #include "sim/metrics.h"
 
 #include <math.h>
@@ -83,16 +84,15 @@ void gs_metrics_now(struct gs_cluster *c, int pool, struct gs_metrics *m)
             c->ctl[i]->metrics(c->state[i], c, pool, m);
 }
 
-/* Keep the whole-cluster sample for metric windows; a sample at the time of the last kept one
- * replaces it. */
-static int keep(struct gs_cluster *c, const struct gs_metrics *m)
+/* Give the whole-cluster sample to the metric windows. Samples stream: only the latest is
+ * kept, because a later sample at the same time replaces it; an earlier one is judged
+ * (gs_check_sample) when one with a later time comes. Memory does not grow with the horizon. */
+static void keep(struct gs_cluster *c, const struct gs_metrics *m)
 {
-    if (c->nsamples > 0 && c->samples[c->nsamples - 1].t == m->t)
-        c->nsamples--;
-    if (GS_GROW(c->samples, c->samples_cap, c->nsamples + 1))
-        return GS_ENOMEM;
-    c->samples[c->nsamples++] = *m;
-    return 0;
+    if (c->has_last_sample && c->last_sample.t != m->t)
+        gs_check_sample(c, &c->last_sample);
+    c->last_sample = *m;
+    c->has_last_sample = true;
 }
 
 int gs_metrics_sample(struct gs_cluster *c, gs_time t)
@@ -100,9 +100,8 @@ int gs_metrics_sample(struct gs_cluster *c, gs_time t)
     struct gs_metrics m;
     gs_metrics_now(c, -1, &m);
     m.t = t;
-    int rc = keep(c, &m);
-    if (!rc)
-        rc = gs_trace_sample(c->trace, "", &m);
+    keep(c, &m);
+    int rc = gs_trace_sample(c->trace, "", &m);
     for (int p = 0; p < c->w->npools && !rc; p++) {
         struct gs_metrics pm;
         gs_metrics_now(c, p, &pm);

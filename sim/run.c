@@ -132,7 +132,7 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
     if (strcmp(status, "complete") == 0)
         done_until = end;
     if (c.err)
-        snprintf(errbuf, (size_t)errlen, "%s", gs_strerror(c.err));
+        snprintf(errbuf, (size_t)errlen, "%s", c.err_msg[0] ? c.err_msg : gs_strerror(c.err));
     res->status = status;
     res->end = end;
     res->events = gs_engine_dispatched(c.eng);

@@ -178,6 +178,11 @@ struct gs_expect {
     bool checked;
     bool pass;
     const char *detail;     /* what was seen (arena) */
+    /* metric windows, while the run goes on (sim/check.c gs_check_sample): the first sample in
+     * [from, to] that broke the bounds, if any */
+    bool window_broken;
+    double window_value;
+    gs_time window_t;
 };
 
 /* Longest description gs_expect_describe writes in full (bytes, NUL included). */

@@ -793,7 +793,10 @@ int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, bool
         wrc = gs_trace_run_kv(t, "error", t->err);
     if (wrc == 0)
         wrc = commit(t);
-    if (wrc == 0 && sqlite3_exec(t->db, index_sql, NULL, NULL, NULL) != SQLITE_OK)
+    /* Sorting for the indexes spills to temporary files, not memory: with temp_store MEMORY
+     * the sort of a million-pod run's pod_event table would hold it all in RAM. */
+    if (wrc == 0 && (sqlite3_exec(t->db, "PRAGMA temp_store=FILE", NULL, NULL, NULL) != SQLITE_OK ||
+                     sqlite3_exec(t->db, index_sql, NULL, NULL, NULL) != SQLITE_OK))
         wrc = fail(t, "create indexes");
     if (rc == 0)
         rc = first ? first : wrc;

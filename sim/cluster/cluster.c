@@ -1,5 +1,6 @@
 /* The cluster layer's core (sim/cluster.h): set-up, the engine's events and the controllers'
  * timers, watch fan-out, rows and warnings. The verbs are in nodes.c, pods.c, objects.c, dra.c. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,17 @@ void gs_cluster_fail(struct gs_cluster *c, int rc)
 {
     if (rc && !c->err)
         c->err = rc;
+}
+
+void gs_cluster_fail_msg(struct gs_cluster *c, int rc, const char *fmt, ...)
+{
+    if (!rc || c->err)
+        return;
+    c->err = rc;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err_msg, sizeof c->err_msg, fmt, ap);
+    va_end(ap);
 }
 
 gs_time gs_cluster_now(const struct gs_cluster *c)
@@ -214,7 +226,6 @@ void gs_cluster_free(struct gs_cluster *c)
     gs_free(c->next_index);
     gs_free(c->finish_ev);
     gs_free(c->node_pending);
-    gs_free(c->samples);
     gs_intern_free(&c->messages);
     memset(c, 0, sizeof *c);
 }

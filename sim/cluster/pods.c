@@ -18,6 +18,7 @@
 #include "models/admission/validation.h"
 #include "sim/cluster/internal.h"
 #include "sim/controller.h"
+#include "sim/limits.h"
 
 static void set_phase(struct gs_cluster *c, int pi, enum gs_phase ph)
 {
@@ -100,6 +101,12 @@ int gs_cluster_create_pod(struct gs_cluster *c, const struct gs_pod_spec *spec)
     struct gs_world *w = c->w;
     struct gs_workload *wl = &w->workloads[spec->workload];
     gs_time now = gs_cluster_now(c);
+    if (w->npods >= GS_MAX_PODS) {
+        /* The loader checks the pods it can foresee; replacements are counted here. */
+        gs_cluster_fail_msg(c, GS_ERANGE, "more than %d pods created (replacements included): the limit of a run "
+                            "(docs/scenario-format.md, \"Limits and memory\")", GS_MAX_PODS);
+        return GS_ERANGE;
+    }
     int pi = gs_world_add_pod(w, spec->name, spec->workload, spec->tmpl, now);
     if (pi >= 0 && GS_GROW_ZERO(c->finish_ev, c->finish_cap, pi + 1))
         pi = GS_ENOMEM;

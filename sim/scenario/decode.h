@@ -95,4 +95,9 @@ int gs_scn_events(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scena
  * horizon is an error at that node. Each entry's `what` is set (gs_expect_describe). */
 int gs_scn_expect(struct gs_ydec *d, const struct gs_ynode *seq, const char *horizon_source, struct gs_scenario *sc);
 
+/* The size limits of sim/limits.h, once everything is loaded: total nodes (error at
+ * spec.cluster) and planned pods (error at the workload making the most, or spec.workloads).
+ * `spec` is the spec map. Returns 0 or GS_EINVAL (d->err set). */
+int gs_scn_limits(struct gs_ydec *d, const struct gs_ynode *spec, const struct gs_scenario *sc);
+
 #endif

@@ -526,7 +526,7 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
     if ((sec = opt_section(spec, "expect")) &&
         ((rc = gs_y_want_seq(d, sec, "spec.expect")) || (rc = gs_scn_expect(d, sec, horizon_source, sc))))
         return rc;
-    return 0;
+    return gs_scn_limits(d, spec, sc);
 }
 
 /* Common tail of both loaders: `root` is in sc->world.arena. */

@@ -110,7 +110,7 @@ static const char forever[] =
     "    - {name: cpu, count: 4, capacity: {cpu: '8', memory: 32Gi}}\n"
     "  workloads:\n"
     "  - name: tick\n"
-    "    arrival: {every: 1s, count: 100000000, start: 0s}\n"
+    "    arrival: {every: 1s, count: 4000000, start: 0s}\n"
     "    duration: 5s\n"
     "    template: {spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}}\n";
 
@@ -190,5 +190,55 @@ Test(run, job_replaces_a_deleted_pod_until_completions)
         cr_expect(sc.expects[i].pass, "check %d (%s): %s", i, sc.expects[i].what, sc.expects[i].detail);
     cr_assert_eq(r.pods_created, 5); /* 4 completions + 1 replacement */
     cr_assert_str_eq(query1("SELECT phase FROM pod WHERE name='train-0'"), "Deleted");
+    gs_scenario_free(&sc);
+}
+
+/* Metric windows are judged as the samples stream by (sim/check.c gs_check_sample): the first
+ * sample in the window that breaks the bounds is reported, a later sample at the same time
+ * replaces an earlier one, and the value at the end of the window is checked first. */
+static const char windows[] =
+    "apiVersion: gpusim/v1alpha1\n"
+    "kind: Scenario\n"
+    "metadata: {name: windows}\n"
+    "spec:\n"
+    "  horizon: 10m\n"
+    "  sampleInterval: 1m\n"
+    "  cluster:\n"
+    "    nodePools:\n"
+    "    - {name: gpu, count: 1, gpu: {product: NVIDIA-L4, count: 8}, capacity: {cpu: '32', memory: 128Gi}}\n"
+    "  workloads:\n"
+    "  - name: a\n"
+    "    replicas: 4\n"
+    "    arrival: {at: 2m30s}\n"
+    "    duration: 2m\n"
+    "    template: {spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n"
+    "  expect:\n"
+    "  - {metric: gpusAllocated, from: 0s, to: 10m, max: 2}\n"   /* 4 from 2m30s, sampled at each bind */
+    "  - {metric: gpusAllocated, from: 0s, to: 4m, max: 2}\n"    /* 4 at 4m, the end of the window */
+    "  - {metric: gpusAllocated, from: 5m, to: 9m, max: 0}\n"    /* all gone by 4m30s */
+    "  - {metric: gpusAllocated, from: 2m30s, to: 2m30s, min: 4}\n" /* only the last sample at 2m30s counts */
+    "  - {metric: gpusAllocated, from: 0s, to: 2m, equals: 0}\n";
+
+Test(run, metric_windows_stream)
+{
+    struct gs_scenario sc;
+    load(&sc, windows);
+    struct gs_run_opts o = {.trace_path = trace_path, .trace_level = GS_TRACE_EVENTS, .sample_every_pod = true};
+    struct gs_run_result r;
+    char err[256];
+    cr_assert(eq(int, gs_run(&sc, &o, &r, err, sizeof err), 0), "%s", err);
+    cr_assert(eq(int, sc.nexpects, 5));
+    cr_assert(not(sc.expects[0].pass));
+    cr_assert(eq(str, (char *)sc.expects[0].detail, "value 4 at 2m30s"));
+    cr_assert(not(sc.expects[1].pass));
+    cr_assert(eq(str, (char *)sc.expects[1].detail, "value 4 at the end of the window"));
+    cr_assert(sc.expects[2].pass, "%s", sc.expects[2].detail);
+    cr_assert(sc.expects[3].pass, "%s", sc.expects[3].detail);
+    cr_assert(sc.expects[4].pass, "%s", sc.expects[4].detail);
+    /* the trace agrees: several samples at 2m30s (one per bind), the last one with 4 GPUs */
+    cr_assert(eq(str, query1("SELECT count(*) > 1 FROM sample WHERE pool = '' AND t_us = 150000000"), "1"));
+    cr_assert(eq(str, query1("SELECT gpus_allocated FROM sample WHERE pool = '' AND t_us = 150000000"
+                             " ORDER BY rowid DESC LIMIT 1"), "4"));
+    cr_assert(eq(str, query1("SELECT min(gpus_allocated) FROM sample WHERE pool = '' AND t_us = 150000000"), "1"));
     gs_scenario_free(&sc);
 }
