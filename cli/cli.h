@@ -33,7 +33,7 @@ int gs_cli_incomplete(const char *trace, int allow);
 
 struct gs_scenario;
 /* Print the warnings of a loaded scenario (sc->dp.warnings: keys the device plugin ignores) as
- * `gpusim: file:line:col: warning: msg` on stderr, in file order (sim/cli/warnings.c). */
+ * `gpusim: file:line:col: warning: msg` on stderr, in file order (cli/warnings.c). */
 void gs_cli_scenario_warnings(const struct gs_scenario *sc);
 
 /* True when argv[i] is -h or --help. */
