@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "base/intern.h"
+#include "base/intmap.h"
 #include "base/rng.h"
 #include "base/time.h"
 #include "models/sched/queue.h"
@@ -157,8 +158,8 @@ struct gs_cluster {
     int nwarnings;
     struct gs_intern messages;     /* distinct FailedScheduling texts */
     int *next_index;               /* per pool: index of the next node added */
-    gs_event_handle *finish_ev;    /* per pod: its completion while Running (kubelet), 0 none */
-    int finish_cap;
+    struct gs_intmap finish_ev;    /* pod index -> gs_event_handle: the completion of a Running
+                                    * pod that has a duration (kubelet) */
     /* The FGD typical-pod set of the scenario's workloads (fgd_world.h), read by FGDScore and the
      * fragmentation metric; NULL when the workloads make no pod. */
     const struct gs_fgd_world_typical *typical;

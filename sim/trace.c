@@ -12,7 +12,7 @@
  * the finished trace is one self-contained file that also opens on read-only media.
  */
 #include "base/alloc.h"
-#include "base/array.h"
+#include "base/intmap.h"
 #include "sim/trace.h"
 
 #include <ctype.h>
@@ -99,8 +99,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 static const char *const level_names[] = {"summary", "events", "full"};
 
 /* The pod's last pod_event row, when it is a FailedScheduling: what the next one must match
- * to be folded into it. rowid 0 means "the last event was something else" (SQLite rowids
- * start at 1). */
+ * to be folded into it. Only pods whose last event is a FailedScheduling have one (gs_trace's
+ * lastfs map); rowids start at 1. */
 struct gs_trace_lastfs {
     int64_t rowid;
     char *msg; /* copy; NULL when the message was NULL */
@@ -117,8 +117,8 @@ struct gs_trace {
     char *partial;    /* where it is written meanwhile (gs_trace_partial_path) */
     char *lock_path;  /* the lock file of the final name */
     int lock_fd;      /* held (flock) while the run writes; -1 none */
-    struct gs_trace_lastfs *lastfs; /* indexed by pod id */
-    int nlastfs;                    /* entries (zeroed when grown) */
+    struct gs_intmap lastfs;        /* pod id -> struct gs_trace_lastfs (the value size is
+                                     * set at the first pod event: lastfs_map) */
     char err[1024];
 };
 
@@ -332,9 +332,11 @@ static void free_trace(struct gs_trace *t)
     if (t->db)
         sqlite3_close(t->db);
     release_lock(t);
-    for (int i = 0; i < t->nlastfs; i++)
-        gs_free(t->lastfs[i].msg);
-    gs_free(t->lastfs);
+    int pos = 0;
+    struct gs_trace_lastfs *last;
+    while ((last = gs_intmap_next(&t->lastfs, &pos, NULL)))
+        gs_free(last->msg);
+    gs_intmap_free(&t->lastfs);
     gs_free(t->path);
     gs_free(t->partial);
     gs_free(t->lock_path);
@@ -632,10 +634,13 @@ static int same_msg(const char *a, const char *b)
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* Make t->lastfs cover pod `id`; new entries are zero ("no FailedScheduling yet"). */
-static int grow_lastfs(struct gs_trace *t, int id)
+/* The map of last FailedScheduling rows (the trace is zeroed at open: its value size is given
+ * here, at first use). */
+static struct gs_intmap *lastfs_map(struct gs_trace *t)
 {
-    return GS_GROW_ZERO(t->lastfs, t->nlastfs, id + 1) ? GS_ENOMEM : 0;
+    if (t->lastfs.vsize == 0)
+        gs_intmap_init(&t->lastfs, sizeof(struct gs_trace_lastfs));
+    return &t->lastfs;
 }
 
 int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char *reason,
@@ -647,36 +652,52 @@ int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char 
         return 0;
     if (pod_id < 0)
         return GS_EINVAL;
-    if (grow_lastfs(t, pod_id) != 0)
-        return GS_ENOMEM;
+    struct gs_intmap *map = lastfs_map(t);
     int rc = begin_write(t);
     if (rc != 0)
         return rc;
-    struct gs_trace_lastfs *last = &t->lastfs[pod_id];
+    struct gs_trace_lastfs *last = gs_intmap_get(map, pod_id);
     int is_fs = reason && strcmp(reason, "FailedScheduling") == 0;
 
-    if (is_fs && last->rowid != 0 && same_msg(last->msg, message)) {
+    if (is_fs && last && same_msg(last->msg, message)) {
         sqlite3_stmt *st = t->st[ST_POD_EVENT_BUMP];
         int brc = sqlite3_bind_int64(st, 1, t_us) | sqlite3_bind_int64(st, 2, last->rowid);
         return write_row(t, ST_POD_EVENT_BUMP, brc, "update pod_event");
     }
 
-    /* Copy first, so that running out of memory leaves the state as it was. */
+    /* Copy and make room first, so that running out of memory leaves the state as it was. */
     char *copy = NULL;
-    if (is_fs && message && !(copy = gs_strdup(message)))
-        return GS_ENOMEM;
+    bool created = false;
+    if (is_fs) {
+        if (message && !(copy = gs_strdup(message)))
+            return GS_ENOMEM;
+        void *v;
+        if ((rc = gs_intmap_put(map, pod_id, &v, &created)) != 0) {
+            gs_free(copy);
+            return rc;
+        }
+        last = v;
+    }
     sqlite3_stmt *st = t->st[ST_POD_EVENT];
     int brc = sqlite3_bind_int64(st, 1, t_us) | sqlite3_bind_int(st, 2, pod_id) |
               bind_text(st, 3, reason) | bind_text(st, 4, message);
     rc = write_row(t, ST_POD_EVENT, brc, "write pod_event");
     if (rc != 0) {
         gs_free(copy);
+        if (created)
+            gs_intmap_del(map, pod_id);
         return rc;
     }
-    /* A batch commit inside write_row leaves last_insert_rowid as it was. */
+    if (!last)
+        return 0;
     gs_free(last->msg);
+    if (!is_fs) {
+        gs_intmap_del(map, pod_id); /* the last event is something else now */
+        return 0;
+    }
+    /* A batch commit inside write_row leaves last_insert_rowid as it was. */
     last->msg = copy;
-    last->rowid = is_fs ? sqlite3_last_insert_rowid(t->db) : 0;
+    last->rowid = sqlite3_last_insert_rowid(t->db);
     return 0;
 }
 

@@ -2,13 +2,18 @@
  * plugin's key (plugin.h gs_sort_key: computed when the pod enters activeQ, so a comparison is a
  * few integer compares, with the plugin's tie rule only on equal keys); the unschedulable pool
  * and backoffQ share one unordered array ("waiting"), told apart by the pod's state. The
- * per-pod state lives in arrays indexed by pod (st[]), grown as pods are queued; a pod's `pos`
- * is its position in whichever of the two holds it. */
+ * per-pod state (QueuedPodInfo) is a record in `recs`, for the pods in the queue or popped and
+ * not yet bound or gone (in flight: their attempts count on); `index` maps a pod to its record,
+ * and freed records are reused, so the queue's memory follows the pods it holds at once, not
+ * every pod ever created. The heap and `waiting` hold record numbers, so moving pods between
+ * them needs no lookup; a pod's `pos` is its position in whichever of the two holds it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/error.h"
+#include "base/intmap.h"
 #include "models/sched/plugin.h"
 #include "models/sched/queue.h"
 #include "models/sched/sched.h"
@@ -21,15 +26,18 @@ struct qpod {
     gs_time backoff_until;
     gs_time unschedulable_since;
     int64_t seq;                /* FIFO sequence for equal keys */
-    int pos;                    /* position in the heap or in `waiting` */
+    int pos;                    /* position in the heap or in `waiting`; in a free record,
+                                 * the next free record (-1: the last) */
     uint32_t unsched_plugins;   /* plugins that rejected it last time */
+    int pod;
 };
 
-/* A heap entry: the pod and its sort key. */
+/* A heap entry: the pod, its record and its sort key. */
 struct qentry {
     struct gs_sort_key key;
     int64_t seq;
     int pod;
+    int rec;
 };
 
 struct gs_queue {
@@ -38,10 +46,12 @@ struct gs_queue {
     const struct gs_sched_plugin *sort;
     struct qentry *heap;
     int nheap, heap_cap;
-    int *waiting;
+    int *waiting;               /* records */
     int nwaiting, waiting_cap;
-    struct qpod *st;            /* per pod, sized st_cap */
-    int st_cap;
+    struct qpod *recs;          /* nrecs used or free, recs_cap allocated */
+    int nrecs, recs_cap;
+    int free_rec;               /* the first free record, -1 none */
+    struct gs_intmap index;     /* pod -> its record number (int) */
     int64_t seq;
 };
 
@@ -54,6 +64,8 @@ struct gs_queue *gs_queue_new(struct gs_world *w, gs_time initial_backoff, gs_ti
     q->initial_backoff = initial_backoff;
     q->max_backoff = max_backoff;
     q->sort = &gs_plugin_priority_sort;
+    q->free_rec = -1;
+    gs_intmap_init(&q->index, sizeof(int));
     return q;
 }
 
@@ -63,23 +75,55 @@ void gs_queue_free(struct gs_queue *q)
         return;
     gs_free(q->heap);
     gs_free(q->waiting);
-    gs_free(q->st);
+    gs_free(q->recs);
+    gs_intmap_free(&q->index);
     gs_free(q);
 }
 
-/* The state of `pod`, grown to hold it (NULL when out of memory). */
+/* The record of `pod`, NULL when it has none. */
+static struct qpod *find_pod(const struct gs_queue *q, int pod)
+{
+    const int *r = gs_intmap_get(&q->index, pod);
+    return r ? &q->recs[*r] : NULL;
+}
+
+static inline int rec_of(const struct gs_queue *q, const struct qpod *p)
+{
+    return (int)(p - q->recs);
+}
+
+/* The record of `pod`, a new one (zeroed: a pod never queued) when it has none; NULL when out
+ * of memory (nothing changed then). */
 static struct qpod *grow_pod(struct gs_queue *q, int pod)
 {
-    if (GS_GROW_ZERO(q->st, q->st_cap, pod + 1))
+    struct qpod *p = find_pod(q, pod); /* the common case, a pod popped and put back */
+    if (p)
+        return p;
+    int *slot;
+    if (gs_intmap_put(&q->index, pod, (void **)&slot, NULL))
         return NULL;
-    return &q->st[pod];
+    int r = q->free_rec;
+    if (r >= 0) {
+        q->free_rec = q->recs[r].pos;
+    } else if (GS_GROW(q->recs, q->recs_cap, q->nrecs + 1)) {
+        gs_intmap_del(&q->index, pod);
+        return NULL;
+    } else {
+        r = q->nrecs++;
+    }
+    *slot = r;
+    p = &q->recs[r];
+    memset(p, 0, sizeof *p);
+    p->pod = pod;
+    return p;
 }
 
 static const struct qpod none_pod = {.state = GS_Q_NONE};
 
 static const struct qpod *pod_state(const struct gs_queue *q, int pod)
 {
-    return pod >= 0 && pod < q->st_cap ? &q->st[pod] : &none_pod;
+    const struct qpod *p = find_pod(q, pod);
+    return p ? p : &none_pod;
 }
 
 /* Less (the QueueSort plugin's order, then insertion). */
@@ -100,7 +144,7 @@ static inline bool before(const struct gs_queue *q, const struct qentry *a, cons
 static inline void heap_set(struct gs_queue *q, int pos, const struct qentry *e)
 {
     q->heap[pos] = *e;
-    q->st[e->pod].pos = pos;
+    q->recs[e->rec].pos = pos;
 }
 
 static void sift_up(struct gs_queue *q, int pos)
@@ -133,21 +177,22 @@ static void sift_down(struct gs_queue *q, int pos)
     heap_set(q, pos, &e);
 }
 
-static void entry_of(const struct gs_queue *q, int pod, struct qentry *e)
+static void entry_of(const struct gs_queue *q, int rec, struct qentry *e)
 {
-    const struct qpod *p = &q->st[pod];
-    q->sort->sort_key(q->w, pod, p->ts, &e->key);
+    const struct qpod *p = &q->recs[rec];
+    q->sort->sort_key(q->w, p->pod, p->ts, &e->key);
     e->seq = p->seq;
-    e->pod = pod;
+    e->pod = p->pod;
+    e->rec = rec;
 }
 
-static int push_active(struct gs_queue *q, int pod)
+static int push_active(struct gs_queue *q, int rec)
 {
     if (GS_GROW(q->heap, q->heap_cap, q->nheap + 1))
         return GS_ENOMEM;
-    q->st[pod].state = GS_Q_ACTIVE;
-    entry_of(q, pod, &q->heap[q->nheap]);
-    q->st[pod].pos = q->nheap++;
+    q->recs[rec].state = GS_Q_ACTIVE;
+    entry_of(q, rec, &q->heap[q->nheap]);
+    q->recs[rec].pos = q->nheap++;
     sift_up(q, q->nheap - 1);
     return 0;
 }
@@ -158,7 +203,7 @@ static void heap_remove(struct gs_queue *q, int pos)
     if (pos < q->nheap) {
         heap_set(q, pos, &last);
         sift_up(q, pos);
-        sift_down(q, q->st[last.pod].pos);
+        sift_down(q, q->recs[last.rec].pos);
     }
 }
 
@@ -167,7 +212,7 @@ static void waiting_remove(struct gs_queue *q, int pos)
     int last = q->waiting[--q->nwaiting];
     if (pos < q->nwaiting) {
         q->waiting[pos] = last;
-        q->st[last].pos = pos;
+        q->recs[last].pos = pos;
     }
 }
 
@@ -177,7 +222,7 @@ int gs_queue_set_sort(struct gs_queue *q, const struct gs_sched_plugin *sort)
         return GS_EINVAL;
     q->sort = sort;
     for (int i = 0; i < q->nheap; i++)
-        entry_of(q, q->heap[i].pod, &q->heap[i]);
+        entry_of(q, q->heap[i].rec, &q->heap[i]);
     for (int i = q->nheap / 2 - 1; i >= 0; i--)
         sift_down(q, i);
     return 0;
@@ -191,7 +236,7 @@ int gs_queue_add(struct gs_queue *q, int pod, gs_time now)
     p->ts = now;
     p->seq = q->seq++;
     p->attempts = 0;
-    return push_active(q, pod);
+    return push_active(q, rec_of(q, p));
 }
 
 int gs_queue_pop(struct gs_queue *q)
@@ -199,8 +244,8 @@ int gs_queue_pop(struct gs_queue *q)
     if (q->nheap == 0)
         return -1;
     int pod = q->heap[0].pod;
+    struct qpod *p = &q->recs[q->heap[0].rec];
     heap_remove(q, 0);
-    struct qpod *p = &q->st[pod];
     p->state = GS_Q_NONE;
     p->pos = -1;
     p->attempts++;
@@ -237,7 +282,7 @@ int gs_queue_unschedulable(struct gs_queue *q, int pod, uint32_t plugins, gs_tim
     p->unschedulable_since = now;
     p->backoff_until = now + gs_queue_backoff(q, p->attempts);
     p->pos = q->nwaiting;
-    q->waiting[q->nwaiting++] = pod;
+    q->waiting[q->nwaiting++] = rec_of(q, p);
     return 0;
 }
 
@@ -246,16 +291,16 @@ int gs_queue_unschedulable(struct gs_queue *q, int pod, uint32_t plugins, gs_tim
  * activeQ. */
 static int move_pod(struct gs_queue *q, int pos, gs_time now, int *out, int cap, int *nout)
 {
-    int pod = q->waiting[pos];
-    struct qpod *p = &q->st[pod];
+    int rec = q->waiting[pos];
+    struct qpod *p = &q->recs[rec];
     if (p->backoff_until <= now) {
         waiting_remove(q, pos);
-        push_active(q, pod);
+        push_active(q, rec);
         return 1;
     }
     p->state = GS_Q_BACKOFF;
     if (*nout < cap)
-        out[(*nout)++] = pod;
+        out[(*nout)++] = p->pod;
     return 0;
 }
 
@@ -291,7 +336,7 @@ int gs_queue_on_event(struct gs_queue *q, enum gs_cluster_event ev, gs_time now,
     *nout = 0;
     /* Backwards, so the swap-remove of waiting_remove only brings already-visited pods. */
     for (int i = q->nwaiting - 1; i >= 0; i--) {
-        const struct qpod *p = &q->st[q->waiting[i]];
+        const struct qpod *p = &q->recs[q->waiting[i]];
         if (p->state != GS_Q_UNSCHEDULABLE)
             continue;
         if (p->unsched_plugins && !(p->unsched_plugins & mask))
@@ -307,7 +352,7 @@ bool gs_queue_backoff_expired(struct gs_queue *q, int pod, gs_time now)
     if (p->state != GS_Q_BACKOFF || p->backoff_until > now)
         return false;
     waiting_remove(q, p->pos);
-    push_active(q, pod);
+    push_active(q, rec_of(q, p));
     return true;
 }
 
@@ -316,7 +361,7 @@ int gs_queue_flush(struct gs_queue *q, gs_time now, int *out, int cap, int *nout
     int moved = 0;
     *nout = 0;
     for (int i = q->nwaiting - 1; i >= 0; i--) {
-        const struct qpod *p = &q->st[q->waiting[i]];
+        const struct qpod *p = &q->recs[q->waiting[i]];
         if (p->state == GS_Q_UNSCHEDULABLE && now - p->unschedulable_since > GS_QUEUE_MAX_UNSCHEDULABLE)
             moved += move_pod(q, i, now, out, cap, nout);
     }
@@ -325,9 +370,9 @@ int gs_queue_flush(struct gs_queue *q, gs_time now, int *out, int cap, int *nout
 
 void gs_queue_remove(struct gs_queue *q, int pod)
 {
-    if (pod < 0 || pod >= q->st_cap)
+    struct qpod *p = find_pod(q, pod);
+    if (!p)
         return;
-    struct qpod *p = &q->st[pod];
     switch (p->state) {
     case GS_Q_ACTIVE:
         heap_remove(q, p->pos);
@@ -352,18 +397,32 @@ int gs_queue_activate(struct gs_queue *q, int pod, gs_time now)
     if (p->backoff_until > now)
         return 0; /* still backing off: see queue.h */
     waiting_remove(q, p->pos);
-    return push_active(q, pod);
+    return push_active(q, rec_of(q, p));
+}
+
+void gs_queue_forget(struct gs_queue *q, int pod)
+{
+    gs_queue_remove(q, pod);
+    const int *r = gs_intmap_get(&q->index, pod);
+    if (!r)
+        return;
+    int rec = *r;
+    gs_intmap_del(&q->index, pod);
+    q->recs[rec].state = GS_Q_NONE;
+    q->recs[rec].pod = -1;
+    q->recs[rec].pos = q->free_rec;
+    q->free_rec = rec;
 }
 
 void gs_queue_restart(struct gs_queue *q)
 {
     while (q->nwaiting > 0) {
-        int pod = q->waiting[q->nwaiting - 1];
+        int rec = q->waiting[q->nwaiting - 1];
         waiting_remove(q, q->nwaiting - 1);
-        push_active(q, pod);
+        push_active(q, rec);
     }
     for (int i = 0; i < q->nheap; i++) {
-        struct qpod *p = &q->st[q->heap[i].pod];
+        struct qpod *p = &q->recs[q->heap[i].rec];
         p->attempts = 0;
         p->backoff_until = 0;
         p->unsched_plugins = 0;

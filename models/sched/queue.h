@@ -10,9 +10,11 @@
  *   activeQ; pods rejected with no plugin recorded are moved by any event;
  * - backoff is initial × 2^(attempts−1), capped at max (defaults 1 s and 10 s);
  * - every 30 s, pods that have been unschedulable for more than 5 minutes are moved.
- * The queue keeps its state per pod in arrays it owns (indexed by world pod index, grown as
- * pods are queued); time is simulated microseconds. The caller (the run loop) schedules the
- * backoff-expiry and flush events; the queue only says when.
+ * The queue keeps a record per pod it holds or has popped (QueuedPodInfo: attempts, backoff)
+ * until the caller says the pod is done with (gs_queue_forget: bound, or gone), so its memory
+ * follows the pods queued or in flight at once, not every pod created; time is simulated
+ * microseconds. The caller (the run loop) schedules the backoff-expiry and flush events; the
+ * queue only says when.
  */
 #ifndef GPUSIM_QUEUE_H
 #define GPUSIM_QUEUE_H
@@ -100,8 +102,16 @@ int gs_queue_activate(struct gs_queue *q, int pod, gs_time now);
  * push fails for memory stay where they were. */
 void gs_queue_restart(struct gs_queue *q);
 
-/* Remove a pod from whatever queue holds it (deleted, bound directly). */
+/* Remove a pod from whatever queue holds it (deleted, bound directly). Its record stays: its
+ * attempts still count if it is put back (gs_queue_unschedulable). */
 void gs_queue_remove(struct gs_queue *q, int pod);
+
+/* The pod will not be queued again (bound, or its object gone): remove it from whatever queue
+ * holds it and drop its record, whose memory the next pod queued reuses. It then reads as a pod
+ * never queued (GS_Q_NONE, no attempts). Any pod index is fine; never fails. (Upstream the
+ * QueuedPodInfo goes with the pod once it is bound or deleted: scheduling_queue.go Done and
+ * Delete.) */
+void gs_queue_forget(struct gs_queue *q, int pod);
 
 /* Pods in the unschedulable pool or backoffQ. */
 int gs_queue_waiting_len(const struct gs_queue *q);
@@ -113,7 +123,7 @@ gs_time gs_queue_backoff(const struct gs_queue *q, int attempts);
  * (GS_Q_NONE for a pod never queued, popped or removed), its attempts (cycles it was popped for
  * since it was added), the end of its backoff (µs; 0 before its first failure), and the plugins
  * that rejected it last (UnschedulablePlugins: 1u << enum gs_plugin). Any pod index is fine
- * (out of range: the state of a pod never queued). */
+ * (out of range, or a pod forgotten: the state of a pod never queued). */
 enum gs_qstate gs_queue_state(const struct gs_queue *q, int pod);
 int gs_queue_attempts(const struct gs_queue *q, int pod);
 gs_time gs_queue_backoff_until(const struct gs_queue *q, int pod);

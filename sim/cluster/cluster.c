@@ -170,6 +170,7 @@ int gs_cluster_init(struct gs_cluster *c, struct gs_scenario *sc, const struct g
     c->w = &sc->world;
     c->opts = o;
     c->trace = trace;
+    gs_intmap_init(&c->finish_ev, sizeof(gs_event_handle));
     struct gs_world *w = c->w;
     c->gpu_res = gs_res_intern(&w->res, &w->arena, "nvidia.com/gpu");
     gs_intern_init(&c->messages, &w->arena);
@@ -224,7 +225,7 @@ void gs_cluster_free(struct gs_cluster *c)
     gs_rng_free(c->rng);
     gs_engine_free(c->eng);
     gs_free(c->next_index);
-    gs_free(c->finish_ev);
+    gs_intmap_free(&c->finish_ev);
     gs_free(c->node_pending);
     gs_intern_free(&c->messages);
     memset(c, 0, sizeof *c);

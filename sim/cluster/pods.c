@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "base/array.h"
 #include "base/error.h"
 #include "models/admission/validation.h"
 #include "sim/cluster/internal.h"
@@ -108,8 +107,6 @@ int gs_cluster_create_pod(struct gs_cluster *c, const struct gs_pod_spec *spec)
         return GS_ERANGE;
     }
     int pi = gs_world_add_pod(w, spec->name, spec->workload, spec->tmpl, now);
-    if (pi >= 0 && GS_GROW_ZERO(c->finish_ev, c->finish_cap, pi + 1))
-        pi = GS_ENOMEM;
     if (pi < 0) {
         gs_cluster_fail(c, pi);
         return pi;
@@ -247,7 +244,11 @@ static void end_pod(struct gs_cluster *c, int pi, enum gs_phase ph, const char *
 {
     struct gs_world *w = c->w;
     struct gs_pod *p = &w->pods[pi];
-    gs_cluster_cancel(c, &c->finish_ev[pi]);
+    gs_event_handle *finish = gs_intmap_get(&c->finish_ev, pi);
+    if (finish) {
+        gs_cluster_cancel(c, finish);
+        gs_intmap_del(&c->finish_ev, pi);
+    }
     p->permit_waiting = false;
     bool held = p->node >= 0;
     struct gs_watch_event ev = gs_watch_init(GS_W_POD_STOPPING);
@@ -286,7 +287,7 @@ static void finished(struct gs_cluster *c, int pi, enum gs_pod_outcome out, enum
 
 void gs_cluster_pod_finish(struct gs_cluster *c, int pi)
 {
-    c->finish_ev[pi] = 0;
+    gs_intmap_del(&c->finish_ev, pi); /* the event is this one */
     end_pod(c, pi, GS_PHASE_SUCCEEDED, "Completed", NULL, GS_DEL_API);
     finished(c, pi, GS_OUT_SUCCEEDED, GS_DEL_API, false, false);
 }
@@ -389,6 +390,13 @@ void gs_cluster_pod_start(struct gs_cluster *c, int pi)
     ev.workload = p->workload;
     gs_cluster_watch(c, &ev);
     p = &c->w->pods[pi];
-    if (p->duration_us >= 0)
-        c->finish_ev[pi] = gs_cluster_at(c, now + p->duration_us, GS_PRIO_TERMINATE, GS_EV_POD_FINISH, pi, 0);
+    if (p->duration_us >= 0) {
+        gs_event_handle *finish;
+        int rc = gs_intmap_put(&c->finish_ev, pi, (void **)&finish, NULL);
+        if (rc) {
+            gs_cluster_fail(c, rc);
+            return;
+        }
+        *finish = gs_cluster_at(c, now + p->duration_us, GS_PRIO_TERMINATE, GS_EV_POD_FINISH, pi, 0);
+    }
 }

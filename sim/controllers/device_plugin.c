@@ -412,6 +412,7 @@ static int setup(struct gs_cluster *c, int self, void **state)
     if (!d)
         return GS_ENOMEM;
     d->self = self;
+    gs_intmap_init(&d->pods, sizeof(struct pod_alloc));
     const struct gs_operator_config *op = &c->sc->op;
     /* Without a config file the plugin runs with its defaults; the GPU Operator passes its
      * mig.strategy, the device-plugin chart and host installs default to none. */
@@ -429,9 +430,11 @@ static void destroy(void *state)
         gs_free(d->nodes[i].next);
     }
     gs_free(d->nodes);
-    for (int i = 0; i < d->pods_cap; i++)
-        gs_free(d->pods[i].devs);
-    gs_free(d->pods);
+    int pos = 0;
+    struct pod_alloc *a;
+    while ((a = gs_intmap_next(&d->pods, &pos, NULL)))
+        gs_free(a->devs);
+    gs_intmap_free(&d->pods);
     gs_free(d);
 }
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/intmap.h"
 #include "models/dpconfig.h"
 #include "models/mig.h"
 #include "sim/controller.h"
@@ -43,8 +44,10 @@ struct dev_hold {
     int replicas;
 };
 
+/* What a bound pod holds (device_plugin_alloc.c). A record with nothing held (held false,
+ * ndevs 0) means the same as none and is not kept. */
 struct pod_alloc {
-    bool held;
+    bool held;                   /* a share or whole GPUs on a node that takes shares: `a` on `node` */
     int node;
     struct gs_gpushare_alloc a;
     struct dev_hold *devs;       /* heap; ndevs of them on node dev_node */
@@ -55,8 +58,8 @@ struct devices {
     int self;
     struct dev_node *nodes;
     int cap;
-    struct pod_alloc *pods;
-    int pods_cap;
+    struct gs_intmap pods;       /* pod index -> struct pod_alloc, for the pods bound and not
+                                  * yet stopping that hold GPUs or devices */
     struct gs_dp_config default_cfg;
 };
 

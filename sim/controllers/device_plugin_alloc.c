@@ -81,7 +81,7 @@ int gs_dev_gpu_holder(const struct devices *d, const struct gs_cluster *c, int n
         const struct gs_pod *p = &c->w->pods[q];
         if (p->permit_waiting || (p->phase != GS_PHASE_PENDING && p->phase != GS_PHASE_RUNNING))
             continue;
-        const struct pod_alloc *s = q < d->pods_cap ? &d->pods[q] : NULL;
+        const struct pod_alloc *s = gs_intmap_get(&d->pods, q);
         bool recorded = false;
         for (int i = 0; s && s->held && s->node == ni && i < s->a.n; i++) {
             recorded = true;
@@ -102,13 +102,28 @@ int gs_dev_gpu_holder(const struct devices *d, const struct gs_cluster *c, int n
     return -1;
 }
 
+/* Pod `pi`'s record, added (zeroed: nothing held) when it has none; NULL when out of memory
+ * (the run fails). The address is valid until the next record is added or dropped. */
 static struct pod_alloc *pod_slot(struct devices *d, struct gs_cluster *c, int pi)
 {
-    if (GS_GROW_ZERO(d->pods, d->pods_cap, pi + 1)) {
-        gs_cluster_fail(c, GS_ENOMEM);
+    void *a;
+    int rc = gs_intmap_put(&d->pods, pi, &a, NULL);
+    if (rc) {
+        gs_cluster_fail(c, rc);
         return NULL;
     }
-    return &d->pods[pi];
+    return a;
+}
+
+/* Drop pod `pi`'s record (and its device list) when it holds nothing: such a record reads as
+ * none everywhere, so only the pods holding GPUs or devices keep one. */
+static void pod_drop_if_empty(struct devices *d, int pi)
+{
+    struct pod_alloc *a = gs_intmap_get(&d->pods, pi);
+    if (!a || a->held || a->ndevs > 0)
+        return;
+    gs_free(a->devs);
+    gs_intmap_del(&d->pods, pi);
 }
 
 /* ------------------------------------------------------------------ devices handed to pods */
@@ -233,9 +248,9 @@ static void dev_mark_used(const struct devices *d, struct gs_cluster *c, int ni,
         if (s[i].profile < 0 && s[i].gpu < 64 && ((dra >> s[i].gpu) & 1u))
             slot_take(&s[i], -1);
     for (int q = c->w->nodes[ni].first_pod; q >= 0; q = c->w->pods[q].next_on_node) {
-        if (q == self || q >= d->pods_cap)
+        const struct pod_alloc *a = q == self ? NULL : gs_intmap_get(&d->pods, q);
+        if (!a)
             continue;
-        const struct pod_alloc *a = &d->pods[q];
         for (int h = 0; a->dev_node == ni && h < a->ndevs; h++) {
             const struct dev_hold *x = &a->devs[h];
             for (int i = 0; i < n; i++)
@@ -337,6 +352,7 @@ static void dev_allocate(struct devices *d, struct gs_cluster *c, int pi, const 
         }
     }
     a->dev_node = ni;
+    pod_drop_if_empty(d, pi); /* none taken */
 }
 
 /* Choose on `view` (the node's GPUs without those DRA holds), take from node `ni`'s. */
@@ -379,6 +395,7 @@ void gs_dev_pod_bound(struct devices *d, struct gs_cluster *c, int pi, int share
         /* The scheduler's count said yes but no GPU holds the request (a share not filtered). */
         snprintf(msg, sizeof msg, "%s: no GPU with %d free milli-GPU (x%d)", n->name, req.gpu_milli, req.num_gpu);
         gs_cluster_pod_event(c, pi, "GpuAllocationFailed", msg);
+        pod_drop_if_empty(d, pi);
         return;
     }
     s->held = true;
@@ -392,13 +409,13 @@ void gs_dev_pod_bound(struct devices *d, struct gs_cluster *c, int pi, int share
 
 void gs_dev_pod_released(struct devices *d, struct gs_cluster *c, int pi)
 {
-    if (pi >= d->pods_cap)
+    struct pod_alloc *s = gs_intmap_get(&d->pods, pi);
+    if (!s)
         return;
-    struct pod_alloc *s = &d->pods[pi];
-    s->ndevs = 0; /* its devices (the trace says so by the pod's end) */
-    if (!s->held)
-        return;
-    s->held = false;
-    if (s->node < c->w->nnodes)
+    /* Its devices go back with the record (the trace says so by the pod's end); a share or
+     * whole GPUs go back to the node. */
+    if (s->held && s->node < c->w->nnodes)
         gs_cluster_give_share(c, s->node, &s->a);
+    gs_free(s->devs);
+    gs_intmap_del(&d->pods, pi);
 }

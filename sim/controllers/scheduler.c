@@ -40,7 +40,8 @@ static void want_flush(struct scheduler *s, struct gs_cluster *c)
 
 static int ensure_scratch(struct scheduler *s, struct gs_cluster *c)
 {
-    if (GS_GROW(s->scratch, s->scratch_cap, c->w->npods)) {
+    /* The pods a queue event can move to backoffQ are waiting ones. */
+    if (GS_GROW(s->scratch, s->scratch_cap, gs_queue_waiting_len(s->queue))) {
         gs_cluster_fail(c, GS_ENOMEM);
         return GS_ENOMEM;
     }
@@ -129,6 +130,7 @@ static int client_bind(void *ctx, int pod, int node)
     s->share_pod = -1;
     gs_scheduler_cancel_permit(s, s->c, pod);
     gs_cluster_bind(s->c, pod, -1, gpu);
+    gs_queue_forget(s->queue, pod); /* bound: it never comes back to the queue */
     return 0;
 }
 
@@ -313,7 +315,7 @@ static void on_watch(void *state, struct gs_cluster *c, const struct gs_watch_ev
         break;
     case GS_W_POD_STOPPING:
         gs_scheduler_cancel_permit(s, c, ev->pod);
-        gs_queue_remove(s->queue, ev->pod);
+        gs_queue_forget(s->queue, ev->pod);
         break;
     default:
         break;

@@ -14,7 +14,7 @@ struct scheduler {
     int self;
     struct gs_sched *sched;
     struct gs_queue *queue;
-    int *scratch;               /* backoff out-list, sized to the pods */
+    int *scratch;               /* backoff out-list, sized to the waiting pods */
     int scratch_cap;
     gs_event_handle cycle_ev;   /* the pending scheduling cycle, 0 when none */
     gs_event_handle flush_ev;   /* the pending flush of the unschedulable pool */

@@ -1,6 +1,7 @@
 /* The scheduling queue: PrioritySort order, backoff, cluster events, the 5-minute flush, and the
  * QueueSort plugin taken from a profile's table. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 #include <criterion/new/assert.h>
 
@@ -141,6 +142,87 @@ Test(queue, remove_from_any_state)
     cr_assert_eq(gs_queue_waiting_len(q), 0);
     cr_assert(eq(int, gs_queue_state(q, a), GS_Q_NONE));
     cr_assert_eq(gs_queue_pop(q), b);
+}
+
+/* gs_queue_remove keeps a pod's record (its attempts count if it is put back); gs_queue_forget
+ * drops it: the pod reads as never queued. */
+Test(queue, remove_keeps_attempts_forget_drops_them)
+{
+    int a = pod("a", &lo);
+    gs_queue_add(q, a, 0);
+    cr_assert(eq(int, gs_queue_pop(q), a));
+    gs_queue_unschedulable(q, a, 1u << GS_PL_NODE_RESOURCES_FIT, GS_SEC(1));
+    cr_assert(eq(int, gs_queue_activate(q, a, GS_SEC(5)), 0));
+    cr_assert(eq(int, gs_queue_pop(q), a));
+    gs_queue_unschedulable(q, a, 1u << GS_PL_NODE_RESOURCES_FIT, GS_SEC(6));
+    gs_queue_remove(q, a);
+    cr_assert(eq(int, gs_queue_state(q, a), GS_Q_NONE));
+    cr_assert(eq(int, gs_queue_attempts(q, a), 2));
+    cr_assert(eq(i64, gs_queue_backoff_until(q, a), GS_SEC(6) + GS_SEC(2)));
+    gs_queue_forget(q, a);
+    cr_assert(eq(int, gs_queue_state(q, a), GS_Q_NONE));
+    cr_assert(eq(int, gs_queue_attempts(q, a), 0));
+    cr_assert(eq(i64, gs_queue_backoff_until(q, a), 0));
+    cr_assert(eq(u32, gs_queue_unsched_plugins(q, a), 0));
+    gs_queue_forget(q, a);  /* twice: nothing */
+    gs_queue_forget(q, -1); /* any index */
+    gs_queue_forget(q, 1000);
+    cr_assert(eq(int, gs_queue_active_len(q) + gs_queue_waiting_len(q), 0));
+}
+
+/* Pods forgotten from activeQ, the unschedulable pool and in flight leave the others in order,
+ * and their records serve the pods queued next. */
+Test(queue, forget_from_any_state_keeps_the_order)
+{
+    for (int i = 0; i < 30; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "p%d", i);
+        cr_assert(eq(int, pod(name, i % 2 ? &lo : &hi), i));
+        cr_assert(eq(int, gs_queue_add(q, i, GS_SEC(i)), 0));
+    }
+    for (int i = 0; i <= 10; i += 2)
+        cr_assert(eq(int, gs_queue_pop(q), i)); /* the high-priority pods, oldest first */
+    for (int i = 0; i <= 6; i += 2)
+        cr_assert(eq(int, gs_queue_unschedulable(q, i, 0, GS_SEC(100)), 0));
+    /* 0 2 4 6 wait, 8 and 10 are in flight, 11 12 29 are in activeQ. */
+    const int gone[] = {2, 10, 11, 12, 29};
+    for (int k = 0; k < 5; k++)
+        gs_queue_forget(q, gone[k]);
+    cr_assert(eq(int, gs_queue_waiting_len(q), 3));
+    cr_assert(eq(int, gs_queue_active_len(q), 30 - 6 - 3));
+    /* 6 took 2's place in the pool: activating it finds it there. */
+    cr_assert(eq(int, gs_queue_activate(q, 6, GS_SEC(200)), 0));
+    cr_assert(eq(int, gs_queue_state(q, 6), GS_Q_ACTIVE));
+    cr_assert(eq(int, gs_queue_waiting_len(q), 2));
+    int out[4], nout = -1;
+    cr_assert(eq(int, gs_queue_on_event(q, GS_CE_NODE_ADD, GS_SEC(200), out, 4, &nout), 2));
+    /* High priority first: 14..28 (queued at 14 s..28 s), then 0, 4 and 6 (put back at 100 s, in
+     * that order); then the low ones. */
+    int want[24], n = 0;
+    for (int i = 14; i <= 28; i += 2)
+        want[n++] = i;
+    want[n++] = 0;
+    want[n++] = 4;
+    want[n++] = 6;
+    for (int i = 1; i <= 27; i += 2)
+        if (i != 11)
+            want[n++] = i;
+    cr_assert(eq(int, n, 24));
+    for (int k = 0; k < n; k++)
+        cr_assert(eq(int, gs_queue_pop(q), want[k]), "pop %d", k);
+    cr_assert(eq(int, gs_queue_pop(q), -1));
+    cr_assert(eq(int, gs_queue_attempts(q, 0), 2));
+    cr_assert(eq(int, gs_queue_attempts(q, 8), 1)); /* in flight, kept */
+    cr_assert(eq(int, gs_queue_attempts(q, 10), 0));
+    /* New pods take the freed records: fresh state, right order. */
+    int x = pod("x", &lo), y = pod("y", &hi);
+    gs_queue_add(q, x, GS_SEC(300));
+    gs_queue_add(q, y, GS_SEC(301));
+    cr_assert(eq(int, gs_queue_attempts(q, x), 0));
+    cr_assert(eq(int, gs_queue_state(q, y), GS_Q_ACTIVE));
+    cr_assert(eq(int, gs_queue_pop(q), y));
+    cr_assert(eq(int, gs_queue_pop(q), x));
+    cr_assert(eq(int, gs_queue_attempts(q, x), 1));
 }
 
 /* ------------------------------------------------------------------ QueueSort from the table */
