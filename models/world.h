@@ -265,32 +265,34 @@ struct gs_pod_template {
 };
 
 struct gs_pod {
+    /* (Fields are ordered by size, 8-byte ones first, so the struct has no padding holes: a run
+     * keeps one per pod ever created.) */
     const char *name;          /* arena */
-    int workload;              /* index, -1 for none */
-    int group;                 /* index into world.groups, -1 for none */
-    int next_in_group;         /* next pod of the same group, -1 at the end */
-    int lws_group;             /* LeaderWorkerSet group index, -1 for other pods */
-    int lws_worker;            /* LeaderWorkerSet worker index (0: the leader) */
-    bool permit_waiting;       /* assumed on `node` by the scheduler, waiting at Permit
-                                * (Coscheduling): it holds resources there but is not bound */
     const struct gs_pod_template *tmpl;
-    enum gs_phase phase;
     const char *reason;        /* status.reason, NULL when none */
-    int node;                  /* bound or assumed node, -1 none */
-    int last_node;             /* the node it was last bound to (kept after it ends), -1 never */
-    int next_on_node;          /* list of pods on one node */
-    int prev_on_node;
+    const char *message;       /* last FailedScheduling / rejection message (arena, interned, or NULL) */
     gs_time created_us;
     gs_time scheduled_us;      /* -1 until bound */
     gs_time started_us;        /* -1 until Running */
     gs_time finished_us;       /* -1 until Succeeded/Failed/deleted */
     gs_time duration_us;       /* -1: runs forever */
-    const char *message;       /* last FailedScheduling / rejection message (arena, interned, or NULL) */
+    int workload;              /* index, -1 for none */
+    int group;                 /* index into world.groups, -1 for none */
+    int next_in_group;         /* next pod of the same group, -1 at the end */
+    int lws_group;             /* LeaderWorkerSet group index, -1 for other pods */
+    int lws_worker;            /* LeaderWorkerSet worker index (0: the leader) */
+    enum gs_phase phase;
+    int node;                  /* bound or assumed node, -1 none */
+    int last_node;             /* the node it was last bound to (kept after it ends), -1 never */
+    int next_on_node;          /* list of pods on one node */
+    int prev_on_node;
     int nominated_node;        /* status.nominatedNodeName: node index, -1 none (the scheduling
                                 * queue's state is the queue's own: models/sched/queue.h) */
-    bool terminating;          /* a preemption victim in its graceful termination */
     int preempted_by;          /* preemptor's pod index once a preemption victim
                                 * (DisruptionTarget condition), -1 otherwise */
+    bool permit_waiting;       /* assumed on `node` by the scheduler, waiting at Permit
+                                * (Coscheduling): it holds resources there but is not bound */
+    bool terminating;          /* a preemption victim in its graceful termination */
     bool deleted;              /* the pod object is gone (deletePod, drain, preemption) */
 };
 
