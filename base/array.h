@@ -2,8 +2,9 @@
  * array in gpusim grows through gs_array_grow (heap) or gs_arena_array_grow (arena):
  * capacities double from GS_ARRAY_MIN_CAP, counts are ints bounded by GS_ARRAY_MAX, heap
  * memory comes from the allocation seam (base/alloc.h) and is given back with gs_free. No call
- * site writes its own doubling. (Open-addressing hash tables, which rehash into a fresh table,
- * size themselves: base/intern.c.) */
+ * site writes its own doubling. (Open-addressing hash tables rehash into a fresh table:
+ * base/strmap.c and base/intmap.c take each fresh table from gs_array_grow_ex; base/intern.c
+ * sizes its own.) */
 #ifndef GPUSIM_BASE_ARRAY_H
 #define GPUSIM_BASE_ARRAY_H
 
