@@ -1,6 +1,8 @@
 /* gpusim: reading the openb node and pod lists (see openb.h). */
 #include "base/alloc.h"
 #include "base/array.h"
+#include "base/readfile.h"
+#include "base/strmap.h"
 #include "models/openb.h"
 
 #include <errno.h>
@@ -153,42 +155,25 @@ static int parse_int(const struct csv *c, const struct field *fs, int i, const c
     return 0;
 }
 
-static int read_file(const char *path, char **text, struct gs_error *err)
+/* The whole of `path` (an openb `what`, smaller than `limit` bytes: base/readfile.h), NUL-terminated. */
+static int read_file(const char *path, const char *what, size_t limit, char **text, struct gs_error *err)
 {
-    *text = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return gs_error_set(err, GS_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    char *buf = NULL;
-    int cap = 0;
-    size_t len = 0;
-    for (;;) {
-        /* 64 KiB first, then doubling (room for the NUL); GS_ARRAY_MAX bytes (1 GiB) at most. */
-        int rc = (int)len + 1 >= cap ? GS_GROW(buf, cap, cap ? cap + 1 : 1 << 16) : 0;
-        if (rc) {
-            gs_free(buf);
-            fclose(fp);
-            if (rc == GS_ERANGE)
-                return gs_error_set(err, GS_EIO, path, 0, 0, "file too large (over 1 GiB)");
-            return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-        }
-        size_t got = fread(buf + len, 1, (size_t)cap - 1 - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        gs_free(buf);
+    size_t len;
+    struct gs_read_status st;
+    int rc = gs_read_file(path, limit, text, &len, &st);
+    if (rc == GS_ENOMEM)
+        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
+    if (rc && st.fail == GS_READ_TOO_LARGE)
+        return gs_read_too_large(err, path, what, limit, &st);
+    if (rc && st.fail == GS_READ_OPEN)
+        return gs_error_set(err, GS_EIO, path, 0, 0, "cannot open: %s", strerror(st.sys_errno));
+    if (rc)
         return gs_error_set(err, GS_EIO, path, 0, 0, "read error");
-    }
-    buf[len] = '\0';
-    if (strlen(buf) != len) {
-        gs_free(buf);
+    if (memchr(*text, '\0', len)) {
+        gs_free(*text);
+        *text = NULL;
         return gs_error_set(err, GS_EINVAL, path, 0, 0, "binary file (NUL byte): expected CSV text");
     }
-    *text = buf;
     return 0;
 }
 
@@ -380,11 +365,13 @@ static const char *const pod_cols[] = {"name", "cpu_milli", "memory_mib", "num_g
 static const char pod_expected[] =
     "name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time]";
 
-static int spec_index(struct gs_openb_workload *w, const struct field *f)
+/* The index of gpu_spec text `f` in w->specs, added when new; `index` maps the texts so far to
+ * their indices (a trace may have many distinct texts: one lookup per row stays O(1)). */
+static int spec_index(struct gs_openb_workload *w, struct gs_strmap *index, const struct field *f)
 {
-    for (int i = 0; i < w->nspecs; i++)
-        if (feq(f, w->specs[i]))
-            return i;
+    int i = gs_strmap_getn(index, f->p, (size_t)f->len);
+    if (i >= 0)
+        return i;
     if (GS_GROW(w->specs, w->specs_cap, w->nspecs + 1))
         return GS_ENOMEM;
     char *s = gs_malloc((size_t)f->len + 1);
@@ -392,6 +379,10 @@ static int spec_index(struct gs_openb_workload *w, const struct field *f)
         return GS_ENOMEM;
     memcpy(s, f->p, (size_t)f->len);
     s[f->len] = '\0';
+    if (gs_strmap_add(index, s, w->nspecs, NULL) < 0) {
+        gs_free(s);
+        return GS_ENOMEM;
+    }
     w->specs[w->nspecs] = s;
     return w->nspecs++;
 }
@@ -422,8 +413,9 @@ int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_mode
         return nh;
     out->has_spec = idx[5] >= 0;
     out->has_times = idx[8] >= 0;
+    struct gs_strmap index = {0};
     struct field empty = {"", 0};
-    if (spec_index(out, &empty) < 0) {
+    if (spec_index(out, &index, &empty) < 0) {
         gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
         goto fail;
     }
@@ -464,7 +456,7 @@ int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_mode
                              sf->len > 60 ? 60 : sf->len, sf->p, GS_OPENB_NAME_MAX - 1, GS_OPENB_MODELS_MAX);
                 goto fail;
             }
-            int si = spec_index(out, sf);
+            int si = spec_index(out, &index, sf);
             if (si < 0) {
                 gs_error_set(err, GS_ENOMEM, name, 0, 0, "out of memory");
                 goto fail;
@@ -498,8 +490,10 @@ int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_mode
         out->total_gpu_milli += (int64_t)p->num_gpu * p->gpu_milli;
         out->n++;
     }
+    gs_strmap_free(&index);
     return 0;
 fail:
+    gs_strmap_free(&index);
     gs_openb_workload_free(out);
     return err->code ? err->code : GS_EINVAL;
 }
@@ -509,7 +503,7 @@ int gs_openb_read_nodes(const char *path, struct gs_openb_models *models, struct
 {
     memset(out, 0, sizeof *out);
     char *text;
-    int rc = read_file(path, &text, err);
+    int rc = read_file(path, "an openb node list", GS_OPENB_NODES_LIMIT, &text, err);
     if (rc)
         return rc;
     rc = gs_openb_parse_nodes(path, text, models, out, err);
@@ -522,7 +516,7 @@ int gs_openb_read_pods(const char *path, struct gs_openb_models *models, struct 
 {
     memset(out, 0, sizeof *out);
     char *text;
-    int rc = read_file(path, &text, err);
+    int rc = read_file(path, "an openb pod list", GS_OPENB_PODS_LIMIT, &text, err);
     if (rc)
         return rc;
     rc = gs_openb_parse_pods(path, text, models, out, err);

@@ -15,6 +15,7 @@
 #define GPUSIM_OPENB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -75,15 +76,23 @@ struct gs_openb_workload {
     int64_t total_gpu_milli;   /* sum of num_gpu * gpu_milli */
 };
 
+/* Size limits of the files (bytes; a file must be smaller, base/readfile.h): far above the real
+ * trace (the node list has 1523 rows, 52 KB; a pod list about 8000 rows, under 1 MB), room for
+ * a million nodes or some three million pods. */
+#define GS_OPENB_NODES_LIMIT ((size_t)64 << 20)
+#define GS_OPENB_PODS_LIMIT ((size_t)256 << 20)
+
 /* Read a node list. Models are added to `models`. On success returns 0 and *out owns its
- * storage (free with gs_openb_cluster_free). On error returns GS_EIO (unreadable file),
- * GS_EINVAL (bad content: `err` names file:line:column and what was expected) or GS_ENOMEM;
- * *out is then empty. */
+ * storage (free with gs_openb_cluster_free). On error returns GS_EIO (unreadable file, or one
+ * of GS_OPENB_NODES_LIMIT bytes or more: "file too large: ..." names the file, the limit and
+ * what was seen), GS_EINVAL (bad content: `err` names file:line:column and what was expected)
+ * or GS_ENOMEM; *out is then empty. */
 int gs_openb_read_nodes(const char *path, struct gs_openb_models *models, struct gs_openb_cluster *out,
                         struct gs_error *err);
 
 /* Read a pod list; gpu_spec model names are added to `models` (a model no node has simply
- * never matches). Same returns and ownership as gs_openb_read_nodes. */
+ * never matches). Same returns and ownership as gs_openb_read_nodes; the size limit is
+ * GS_OPENB_PODS_LIMIT. */
 int gs_openb_read_pods(const char *path, struct gs_openb_models *models, struct gs_openb_workload *out,
                        struct gs_error *err);
 

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/readfile.h"
+#include "base/strmap.h"
 #include "models/catalog.h"
 #include "models/gfd.h"
 #include "sim/scenario/catalog_yaml.h"
@@ -215,28 +217,39 @@ int gs_catalog_decode_gpus(struct gs_ydec *d, const struct gs_ynode *seq, const 
     if (c->nproducts)
         memcpy(arr, c->products, sizeof *arr * (size_t)c->nproducts);
     int n = c->nproducts;
+    /* Products by name: a map of those so far (product -> index in arr). */
+    struct gs_strmap index = {0};
+    for (int j = 0; j < n && !rc; j++)
+        if (gs_strmap_add(&index, arr[j].product, j, NULL) < 0)
+            rc = nomem(d, seq);
     char p[GS_CAT_PATH];
-    for (int i = 0; i < seq->n; i++) {
+    for (int i = 0; i < seq->n && !rc; i++) {
         struct gs_gpu_product g = {0};
         pathf(p, "%s[%d]", path, i);
         if ((rc = decode_product(d, seq->items[i], p, &g)))
-            return rc;
+            break;
         const struct gs_ynode *pn = gs_y_get(seq->items[i], "product");
-        int at = -1;
-        for (int j = 0; j < n; j++)
-            if (strcmp(arr[j].product, g.product) == 0)
-                at = j;
-        if (at >= 0 && first[at])
-            return gs_y_error(d, pn, "duplicate product '%.80s' in %s (first at line %d column %d)", g.product, path,
-                              first[at]->line, first[at]->col);
-        if (at >= 0 && !replace)
-            return gs_y_error(d, pn, "duplicate product '%.80s' in %s: it is already in the catalog", g.product,
-                              path);
-        if (at < 0)
+        int at = gs_strmap_get(&index, g.product);
+        if (at >= 0 && first[at]) {
+            rc = gs_y_error(d, pn, "duplicate product '%.80s' in %s (first at line %d column %d)", g.product, path,
+                            first[at]->line, first[at]->col);
+            break;
+        }
+        if (at >= 0 && !replace) {
+            rc = gs_y_error(d, pn, "duplicate product '%.80s' in %s: it is already in the catalog", g.product, path);
+            break;
+        }
+        if (at < 0) {
             at = n++;
+            if (gs_strmap_add(&index, g.product, at, NULL) < 0)
+                rc = nomem(d, seq);
+        }
         arr[at] = g;
         first[at] = pn;
     }
+    gs_strmap_free(&index);
+    if (rc)
+        return rc;
     c->products = arr;
     c->nproducts = n;
     return 0;
@@ -276,10 +289,11 @@ static int unknown_profile(struct gs_ydec *d, const struct gs_ynode *n, const ch
 }
 
 /* Decode one profile mapping `m` into `out`, starting from `start` (NULL: nothing, and every step
- * must be given). */
+ * must be given). A `base` is looked up in `index` (profile name -> index in c->profiles) when
+ * given, else by a scan of c. */
 static int decode_profile(struct gs_ydec *d, const struct gs_ynode *m, const char *path, const char *name,
                           const struct gs_timing_profile *start, const struct gs_catalog *c,
-                          struct gs_timing_profile *out)
+                          const struct gs_strmap *index, struct gs_timing_profile *out)
 {
     int rc = gs_y_check_map(d, m, path, profile_keys, NULL, NULL);
     if (rc)
@@ -290,7 +304,12 @@ static int decode_profile(struct gs_ydec *d, const struct gs_ynode *m, const cha
         const char *base;
         if ((rc = gs_y_str(d, bn, pathf(p, "%s.base", path), &base)))
             return rc;
-        start = gs_catalog_profile(c, base);
+        if (index) {
+            int at = gs_strmap_get(index, base);
+            start = at >= 0 ? &c->profiles[at] : NULL;
+        } else {
+            start = gs_catalog_profile(c, base);
+        }
         if (!start)
             return unknown_profile(d, bn, "base profile", base, p, c);
     }
@@ -334,44 +353,57 @@ int gs_catalog_decode_profiles(struct gs_ydec *d, const struct gs_ynode *map, co
         return nomem(d, map);
     if (c->nprofiles)
         memcpy(arr, c->profiles, sizeof *arr * (size_t)c->nprofiles);
-    /* Decode against the growing array so that later profiles can name earlier ones. */
+    /* Decode against the growing array so that later profiles can name earlier ones; names are
+     * found through a map of the profiles so far (name -> index in arr). */
     struct gs_catalog cur = *c;
     cur.profiles = arr;
+    struct gs_strmap index = {0};
+    for (int j = 0; j < cur.nprofiles && !rc; j++)
+        if (gs_strmap_add(&index, arr[j].name, j, NULL) < 0)
+            rc = nomem(d, map);
     char p[GS_CAT_PATH];
-    for (int i = 0; i < map->n; i++) {
+    for (int i = 0; i < map->n && !rc; i++) {
         const struct gs_ynode *k = map->pairs[i].key, *v = map->pairs[i].value;
         const char *name = k->text;
-        if (!profile_name_ok(name))
-            return gs_y_error(d, k,
-                              "invalid timing profile name '%.80s' in %s: use lowercase letters, digits and '-' "
-                              "(at most 63, e.g. slow-compile)",
-                              name, path);
+        if (!profile_name_ok(name)) {
+            rc = gs_y_error(d, k,
+                            "invalid timing profile name '%.80s' in %s: use lowercase letters, digits and '-' "
+                            "(at most 63, e.g. slow-compile)",
+                            name, path);
+            break;
+        }
         bool is_default = strcmp(name, "default") == 0;
-        if (file && i == 0 && !is_default)
-            return gs_y_error(d, k, "%s must start with the 'default' profile (the others start from it), not '%s'",
-                              path, name);
+        if (file && i == 0 && !is_default) {
+            rc = gs_y_error(d, k, "%s must start with the 'default' profile (the others start from it), not '%s'",
+                            path, name);
+            break;
+        }
         pathf(p, "%s.%s", path, name);
-        int at = -1;
-        for (int j = 0; j < cur.nprofiles; j++)
-            if (strcmp(arr[j].name, name) == 0)
-                at = j;
+        int at = gs_strmap_get(&index, name);
         const struct gs_timing_profile *start = NULL;
         if (file && is_default) {
-            if (v && v->type == GS_Y_MAP && gs_y_get(v, "base"))
-                return gs_y_error(d, gs_y_get(v, "base"), "%s: the default profile has no base: it gives every step",
-                                  p);
+            if (v && v->type == GS_Y_MAP && gs_y_get(v, "base")) {
+                rc = gs_y_error(d, gs_y_get(v, "base"), "%s: the default profile has no base: it gives every step", p);
+                break;
+            }
         } else {
-            start = at >= 0 ? &arr[at] : gs_catalog_profile(&cur, "default");
+            int def = at >= 0 ? at : gs_strmap_get(&index, "default");
+            start = def >= 0 ? &arr[def] : NULL;
         }
         struct gs_timing_profile prof;
-        if ((rc = decode_profile(d, v, p, name, start, &cur, &prof)))
-            return rc;
-        if (at < 0)
+        if ((rc = decode_profile(d, v, p, name, start, &cur, &index, &prof)))
+            break;
+        if (at < 0) {
             at = cur.nprofiles++;
+            if (gs_strmap_add(&index, prof.name, at, NULL) < 0)
+                rc = nomem(d, map);
+        }
         arr[at] = prof;
     }
-    *c = cur;
-    return 0;
+    gs_strmap_free(&index);
+    if (!rc)
+        *c = cur;
+    return rc;
 }
 
 int gs_catalog_decode_profile(struct gs_ydec *d, const struct gs_ynode *m, const char *path, const char *name,
@@ -383,7 +415,7 @@ int gs_catalog_decode_profile(struct gs_ydec *d, const struct gs_ynode *m, const
     const struct gs_timing_profile *start = gs_catalog_profile(c, "default");
     if (!start && !(m && m->type == GS_Y_MAP && gs_y_get(m, "base")))
         return gs_y_error(d, m, "%s: the catalog has no 'default' profile to start from (give base)", path);
-    int rc = decode_profile(d, m, path, name, start, c, prof);
+    int rc = decode_profile(d, m, path, name, start, c, NULL, prof);
     if (rc)
         return rc;
     *out = prof;
@@ -399,8 +431,8 @@ static int load_doc(struct gs_ydec *d, const char *dir, const char *file, const 
     if (!path)
         return gs_error_set(d->err, GS_ENOMEM, file, 0, 0, "out of memory");
     struct gs_ynode *root;
-    int rc = gs_yaml_load_file(path, d->arena, &root, d->err);
-    if (rc == GS_EIO) {
+    int rc = gs_yaml_load_file(path, "a catalog file", GS_SCN_CATALOG_LIMIT, d->arena, &root, d->err);
+    if (rc == GS_EIO && !gs_read_is_too_large(d->err)) {
         char msg[sizeof d->err->msg];
         snprintf(msg, sizeof msg, "%s", d->err->msg);
         return gs_error_set(d->err, GS_EIO, path, 0, 0,

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/strmap.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"
@@ -74,6 +75,64 @@ static int decode_resources(struct gs_ydec *d, const struct gs_ynode *m, const c
     return 0;
 }
 
+static const char *const taint_effects[] = {"NoSchedule", "PreferNoSchedule", "NoExecute", NULL};
+
+/* Taint `i` of the list at `path`, node `t`, into pool->taints[i]. Taints are unique by key and
+ * effect: the earlier ones are scanned up to GS_SCN_NAMES_SCAN, then looked up in `seen`, a map
+ * of their keys for each effect. */
+static int decode_taint(struct gs_ydec *d, const struct gs_ynode *t, const char *path, int i, struct gs_pool *pool,
+                        struct gs_strmap seen[3])
+{
+    static const char *const keys[] = {"key", "value", "effect", "timeAdded", NULL};
+    static const char *const req[] = {"key", "effect", NULL};
+    char p[GS_SCN_PATH], pk[GS_SCN_PATH];
+    gs_scn_path(p, "%s[%d]", path, i);
+    int rc = gs_y_check_map(d, t, p, keys, NULL, req);
+    if (rc)
+        return rc;
+    struct gs_taint *taint = &pool->taints[i];
+    const struct gs_ynode *kn = gs_y_get(t, "key");
+    if ((rc = gs_y_kstr(d, kn, gs_scn_path(pk, "%s.key", p), &taint->key)))
+        return rc;
+    if (!gs_scn_is_qualified_name(taint->key))
+        return gs_y_error(d, kn, "invalid taint key \"%.80s\" at %s: must be a qualified name such as "
+                          "example.com/dedicated", taint->key, pk);
+    taint->value = "";
+    const struct gs_ynode *vn = gs_y_get(t, "value");
+    if (vn && !gs_y_is_null(vn)) {
+        if ((rc = gs_y_kstr(d, vn, gs_scn_path(pk, "%s.value", p), &taint->value)))
+            return rc;
+        if (!gs_scn_is_label_value(taint->value))
+            return gs_y_error(d, vn, "invalid taint value \"%.80s\" at %s: must be 63 characters or less, "
+                              "alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric",
+                              taint->value, pk);
+    }
+    int e;
+    const struct gs_ynode *en = gs_y_get(t, "effect");
+    if ((rc = gs_y_enum(d, en, gs_scn_path(pk, "%s.effect", p), taint_effects, &e)))
+        return rc;
+    taint->effect = e == 0 ? GS_EFFECT_NO_SCHEDULE : e == 1 ? GS_EFFECT_PREFER_NO_SCHEDULE : GS_EFFECT_NO_EXECUTE;
+    bool dup = false;
+    if (i <= GS_SCN_NAMES_SCAN) {
+        for (int j = 0; j < i && !dup; j++)
+            dup = strcmp(pool->taints[j].key, taint->key) == 0 && pool->taints[j].effect == taint->effect;
+    } else {
+        /* The earlier taints not in the maps yet (all of them the first time). */
+        for (int j = seen[0].n + seen[1].n + seen[2].n; j < i; j++) {
+            int ej = pool->taints[j].effect == GS_EFFECT_NO_SCHEDULE ? 0
+                     : pool->taints[j].effect == GS_EFFECT_PREFER_NO_SCHEDULE ? 1 : 2;
+            if (gs_strmap_add(&seen[ej], pool->taints[j].key, j, NULL) < 0)
+                return gs_error_set(d->err, GS_ENOMEM, t->file, t->line, t->col, "out of memory");
+        }
+        dup = gs_strmap_get(&seen[e], taint->key) >= 0;
+    }
+    if (dup)
+        return gs_y_error(d, t, "duplicate taint at %s: taints must be unique by key and effect (%s:%s)", p,
+                          taint->key, taint_effects[e]);
+    pool->ntaints++;
+    return 0;
+}
+
 static int decode_taints(struct gs_ydec *d, const struct gs_ynode *seq, const char *path, struct gs_pool *pool)
 {
     int rc = gs_y_want_seq(d, seq, path);
@@ -84,44 +143,12 @@ static int decode_taints(struct gs_ydec *d, const struct gs_ynode *seq, const ch
     pool->taints = gs_arena_alloc(d->arena, sizeof *pool->taints * (size_t)seq->n);
     if (!pool->taints)
         return gs_error_set(d->err, GS_ENOMEM, seq->file, seq->line, seq->col, "out of memory");
-    static const char *const keys[] = {"key", "value", "effect", "timeAdded", NULL};
-    static const char *const req[] = {"key", "effect", NULL};
-    static const char *const effects[] = {"NoSchedule", "PreferNoSchedule", "NoExecute", NULL};
-    for (int i = 0; i < seq->n; i++) {
-        const struct gs_ynode *t = seq->items[i];
-        char p[GS_SCN_PATH], pk[GS_SCN_PATH];
-        gs_scn_path(p, "%s[%d]", path, i);
-        if ((rc = gs_y_check_map(d, t, p, keys, NULL, req)))
-            return rc;
-        struct gs_taint *taint = &pool->taints[i];
-        const struct gs_ynode *kn = gs_y_get(t, "key");
-        if ((rc = gs_y_kstr(d, kn, gs_scn_path(pk, "%s.key", p), &taint->key)))
-            return rc;
-        if (!gs_scn_is_qualified_name(taint->key))
-            return gs_y_error(d, kn, "invalid taint key \"%.80s\" at %s: must be a qualified name such as "
-                              "example.com/dedicated", taint->key, pk);
-        taint->value = "";
-        const struct gs_ynode *vn = gs_y_get(t, "value");
-        if (vn && !gs_y_is_null(vn)) {
-            if ((rc = gs_y_kstr(d, vn, gs_scn_path(pk, "%s.value", p), &taint->value)))
-                return rc;
-            if (!gs_scn_is_label_value(taint->value))
-                return gs_y_error(d, vn, "invalid taint value \"%.80s\" at %s: must be 63 characters or less, "
-                                  "alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric",
-                                  taint->value, pk);
-        }
-        int e;
-        const struct gs_ynode *en = gs_y_get(t, "effect");
-        if ((rc = gs_y_enum(d, en, gs_scn_path(pk, "%s.effect", p), effects, &e)))
-            return rc;
-        taint->effect = e == 0 ? GS_EFFECT_NO_SCHEDULE : e == 1 ? GS_EFFECT_PREFER_NO_SCHEDULE : GS_EFFECT_NO_EXECUTE;
-        for (int j = 0; j < i; j++)
-            if (strcmp(pool->taints[j].key, taint->key) == 0 && pool->taints[j].effect == taint->effect)
-                return gs_y_error(d, t, "duplicate taint at %s: taints must be unique by key and effect (%s:%s)",
-                                  p, taint->key, effects[e]);
-        pool->ntaints++;
-    }
-    return 0;
+    struct gs_strmap seen[3] = {{0}};
+    for (int i = 0; i < seq->n && !rc; i++)
+        rc = decode_taint(d, seq->items[i], path, i, pool, seen);
+    for (int e = 0; e < 3; e++)
+        gs_strmap_free(&seen[e]);
+    return rc;
 }
 
 static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_pool *pool)
@@ -295,23 +322,27 @@ static int node_pools(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_s
     w->pools = gs_arena_alloc(d->arena, sizeof *w->pools * (size_t)seq->n);
     if (!w->pools)
         return gs_error_set(d->err, GS_ENOMEM, seq->file, seq->line, seq->col, "out of memory");
-    for (int i = 0; i < seq->n; i++) {
+    struct gs_strmap names = {0}; /* pool name -> its entry */
+    for (int i = 0; i < seq->n && !rc; i++) {
         char p[GS_SCN_PATH];
         gs_scn_path(p, "spec.cluster.nodePools[%d]", i);
         struct gs_pool *pool = &w->pools[i];
         if ((rc = decode_pool(d, seq->items[i], p, pool)))
-            return rc;
-        for (int j = 0; j < i; j++) {
-            if (strcmp(w->pools[j].name, pool->name) == 0) {
-                const struct gs_ynode *nn = gs_y_get(seq->items[i], "name");
-                const struct gs_ynode *first = gs_y_get(seq->items[j], "name");
-                return gs_y_error(d, nn, "duplicate node pool name '%s' (first at line %d column %d)", pool->name,
-                                  first->line, first->col);
-            }
+            break;
+        int j, added = gs_strmap_add(&names, pool->name, i, &j);
+        if (added < 0) {
+            rc = gs_error_set(d->err, GS_ENOMEM, seq->file, seq->line, seq->col, "out of memory");
+        } else if (added == 1) {
+            const struct gs_ynode *nn = gs_y_get(seq->items[i], "name");
+            const struct gs_ynode *first = gs_y_get(seq->items[j], "name");
+            rc = gs_y_error(d, nn, "duplicate node pool name '%s' (first at line %d column %d)", pool->name,
+                            first->line, first->col);
+        } else {
+            w->npools++;
         }
-        w->npools++;
     }
-    return 0;
+    gs_strmap_free(&names);
+    return rc;
 }
 
 static bool iprefix(const char *pre, const char *s)
@@ -346,10 +377,20 @@ int gs_scn_cluster_products(struct gs_ydec *d, const struct gs_ynode *map, const
 {
     const struct gs_ynode *seq = gs_y_get(map, "nodePools");
     const struct gs_world *w = &sc->world;
-    for (int i = 0; i < w->npools && seq && i < seq->n; i++) {
+    /* The catalog's products by name (the first of a name, as gs_catalog_product finds it). */
+    struct gs_strmap products = {0};
+    for (int j = 0; j < sc->catalog.nproducts; j++)
+        if (gs_strmap_add(&products, sc->catalog.products[j].product, j, NULL) < 0) {
+            gs_strmap_free(&products);
+            return gs_error_set(d->err, GS_ENOMEM, map->file, map->line, map->col, "out of memory");
+        }
+    int i = 0;
+    while (i < w->npools && seq && i < seq->n &&
+           (!w->pools[i].gpu_product || gs_strmap_get(&products, w->pools[i].gpu_product) >= 0))
+        i++;
+    gs_strmap_free(&products);
+    if (i < w->npools && seq && i < seq->n) {
         const char *product = w->pools[i].gpu_product;
-        if (!product || gs_catalog_product(&sc->catalog, product))
-            continue;
         const struct gs_ynode *n = gs_y_get(gs_y_get(seq->items[i], "gpu"), "product");
         const char **names = gs_arena_alloc(d->arena, sizeof *names * (size_t)(sc->catalog.nproducts + 1));
         if (!names)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 
@@ -80,12 +81,8 @@ static int find_pool(struct gs_ydec *d, const struct gs_ynode *v, const char *pa
     if (rc)
         return rc;
     const struct gs_world *w = d->world;
-    *pool = -1;
-    for (int i = 0; i < w->npools; i++)
-        if (strcmp(w->pools[i].name, name) == 0)
-            *pool = i;
-    if (*pool >= 0)
-        return 0;
+    if ((rc = gs_scn_pool_by_name(d, v, name, pool)) || *pool >= 0)
+        return rc;
     const char *names[65];
     int k = 0;
     for (int i = 0; i < w->npools && k < 64; i++)
@@ -179,9 +176,11 @@ static int xid(struct gs_ydec *d, const struct gs_ynode *n, const char *path, st
         return rc;
     const struct gs_ynode *v = gs_y_get(n, "node");
     gs_scn_path(p, "%s.node", path);
-    if ((rc = gs_y_str(d, v, p, &ev->node)) || (rc = gs_scn_check_node_name(d, v, p, ev->node)))
+    int pi;
+    if ((rc = gs_y_str(d, v, p, &ev->node)) || (rc = gs_scn_check_node_name(d, v, p, ev->node)) ||
+        (rc = gs_scn_node_pool(d, v, ev->node, &pi)))
         return rc;
-    const struct gs_pool *pool = &d->world->pools[gs_scn_node_pool(d->world, ev->node)];
+    const struct gs_pool *pool = &d->world->pools[pi];
     if (pool->gpu_count == 0)
         return gs_y_error(d, v, "node '%s' at %s has no GPUs (pool '%s' has no gpu:)", ev->node, p, pool->name);
     int64_t x;
@@ -350,10 +349,10 @@ static int scale(struct gs_ydec *d, const struct gs_ynode *n, const char *path, 
         return rc;
     if (strcmp(kind, "LeaderWorkerSet") != 0)
         return gs_y_unsupported(d, kn, gs_scn_path(p, "%s.kind: %s (gpusim scales LeaderWorkerSets)", path, kind));
-    ev->workload = -1;
-    for (int i = 0; i < sc->world.nworkloads; i++)
-        if (sc->world.workloads[i].kind == GS_WL_LWS && strcmp(sc->world.workloads[i].name, name) == 0)
-            ev->workload = i;
+    if ((rc = gs_scn_workload_by_name(d, nn, name, &ev->workload)))
+        return rc;
+    if (ev->workload >= 0 && sc->world.workloads[ev->workload].kind != GS_WL_LWS)
+        ev->workload = -1;
     if (ev->workload < 0)
         return gs_y_error(d, nn, "no LeaderWorkerSet named '%s' in spec.workloads (at %s.name)", name, path);
     ev->replicas = (int)replicas;
@@ -457,6 +456,30 @@ static int event(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
     return gs_y_error(d, e, "%s: unknown action", path);
 }
 
+/* Sort evs[0..n) by time, stably (equal times keep document order): a bottom-up merge sort
+ * through `tmp` (n entries), O(n log n) whatever the order of the file. */
+static void sort_by_time(struct gs_sevent *evs, struct gs_sevent *tmp, int n)
+{
+    struct gs_sevent *from = evs, *to = tmp;
+    for (int width = 1; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                to[k++] = from[j].at < from[i].at ? from[j++] : from[i++];
+            while (i < mid)
+                to[k++] = from[i++];
+            while (j < hi)
+                to[k++] = from[j++];
+        }
+        struct gs_sevent *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != evs)
+        memcpy(evs, from, sizeof *evs * (size_t)n);
+}
+
 int gs_scn_events(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc)
 {
     sc->events = NULL;
@@ -470,17 +493,19 @@ int gs_scn_events(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scena
     if (!evs)
         return nomem(d, seq);
     char path[GS_SCN_PATH];
+    bool sorted = true;
     for (int i = 0; i < seq->n; i++) {
         if ((rc = event(d, seq->items[i], gs_scn_path(path, "spec.events[%d]", i), sc, &evs[i])))
             return rc;
-        /* Insertion sort by time: stable, so equal times keep document order. */
-        struct gs_sevent cur = evs[i];
-        int j = i;
-        while (j > 0 && evs[j - 1].at > cur.at) {
-            evs[j] = evs[j - 1];
-            j--;
-        }
-        evs[j] = cur;
+        sorted = sorted && (i == 0 || evs[i - 1].at <= evs[i].at);
+    }
+    if (!sorted) {
+        /* By time; equal times keep document order. */
+        struct gs_sevent *tmp = gs_malloc(sizeof *tmp * (size_t)seq->n);
+        if (!tmp)
+            return nomem(d, seq);
+        sort_by_time(evs, tmp, seq->n);
+        gs_free(tmp);
     }
     sc->events = evs;
     sc->nevents = seq->n;

@@ -5,7 +5,10 @@
  * their keys in document order (jansson >= 2.8 iterates in insertion order), which the walk
  * checks on every key written without escapes. Numbers, true, false and null keep their text
  * as written ("1e3" stays "1e3"), so a quantity reads as the file has it. jansson allocates
- * through the allocation seam (base/alloc.h), so its out-of-memory is reported as such. */
+ * through the allocation seam (base/alloc.h), so its out-of-memory is reported as such.
+ * Both passes are linear in the text (jansson's objects are hash tables, so its duplicate-key
+ * check is too); each array item's jansson value is released as soon as it is converted, so
+ * a large List (a kubectl snapshot's pods) is held twice only one item at a time. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +17,7 @@
 #include <jansson.h>
 
 #include "base/alloc.h"
-#include "base/array.h"
+#include "base/readfile.h"
 #include "sim/scenario/json.h"
 
 struct walk {
@@ -140,6 +143,9 @@ static struct gs_ynode *array(struct walk *w, json_t *v)
         skip_ws(w);
         if (!(n->items[i] = convert(w, json_array_get(v, i))))
             return NULL;
+        /* Converted: release jansson's copy now (json_null() is a static singleton, so this
+         * allocates nothing and cannot fail). */
+        json_array_set_new(v, i, json_null());
         skip_ws(w);
         if (w->pos < w->len && w->t[w->pos] == ',')
             w->pos++;
@@ -218,39 +224,25 @@ int gs_json_load_string(const char *name, const char *text, struct gs_arena *a, 
     return rc;
 }
 
-int gs_json_load_file(const char *path, struct gs_arena *a, struct gs_ynode **root, struct gs_error *err)
+int gs_json_load_file(const char *path, const char *what, size_t limit, struct gs_arena *a, struct gs_ynode **root,
+                      struct gs_error *err)
 {
     *root = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gs_error_set(err, GS_EIO, path, 0, 0, "cannot read %s: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0;
-    int cap = 0;
-    int rc = 0;
-    for (;;) {
-        /* Room for 64 KiB more and the NUL; GS_ARRAY_MAX bytes (1 GiB) at most. */
-        if ((rc = GS_GROW(buf, cap, (int)len + 65536 + 1))) {
-            rc = rc == GS_ERANGE ? gs_error_set(err, GS_EIO, path, 0, 0, "file too large (over 1 GiB)")
-                                 : gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-            break;
-        }
-        size_t got = fread(buf + len, 1, (size_t)cap - len - 1, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = gs_error_set(err, GS_EIO, path, 0, 0, "cannot read %s: read error", path);
-            break;
-        }
-    }
-    fclose(f);
-    if (!rc) {
-        buf[len] = '\0';
-        if (memchr(buf, '\0', len))
-            rc = gs_error_set(err, GS_EINVAL, path, 0, 0, "invalid JSON: the file contains a NUL byte");
-        else
-            rc = gs_json_load_string(path, buf, a, root, err);
-    }
+    char *buf;
+    size_t len;
+    struct gs_read_status st;
+    int rc = gs_read_file(path, limit, &buf, &len, &st);
+    if (rc == GS_ENOMEM)
+        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
+    if (rc && st.fail == GS_READ_TOO_LARGE)
+        return gs_read_too_large(err, path, what, limit, &st);
+    if (rc)
+        return gs_error_set(err, GS_EIO, path, 0, 0, "cannot read %s: %s", path,
+                            st.fail == GS_READ_OPEN ? strerror(st.sys_errno) : "read error");
+    if (memchr(buf, '\0', len))
+        rc = gs_error_set(err, GS_EINVAL, path, 0, 0, "invalid JSON: the file contains a NUL byte");
+    else
+        rc = gs_json_load_string(path, buf, a, root, err);
     gs_free(buf);
     return rc;
 }

@@ -14,12 +14,15 @@
 #include "models/world.h"
 #include "sim/scenario/yaml.h"
 
-/* Parse `path` (or `text`, named `name` in messages) into *root. Duplicate keys in an object
- * are an error. Returns 0; GS_EIO when the file cannot be read or is 1 GiB or more (err says
- * why, line 0); GS_EINVAL for malformed JSON, with jansson's line and column in err ("invalid
- * JSON: <what jansson says>"); GS_ENOMEM (also when jansson runs out of memory). `err->file`
- * is `path` (or `name`). */
-int gs_json_load_file(const char *path, struct gs_arena *a, struct gs_ynode **root, struct gs_error *err);
+/* Parse `path` (or `text`, named `name` in messages) into *root, in time linear in the size of
+ * the text. The file is `what` ("a kubectl node list") and must be smaller than `limit` bytes
+ * (base/readfile.h). Duplicate keys in an object are an error. Returns 0; GS_EIO when the file
+ * cannot be read or is too large (err says why, line 0: "file too large: ..." names the file,
+ * the limit and its size or what was read); GS_EINVAL for malformed JSON, with jansson's line
+ * and column in err ("invalid JSON: <what jansson says>"); GS_ENOMEM (also when jansson runs
+ * out of memory). `err->file` is `path` (or `name`). */
+int gs_json_load_file(const char *path, const char *what, size_t limit, struct gs_arena *a, struct gs_ynode **root,
+                      struct gs_error *err);
 int gs_json_load_string(const char *name, const char *text, struct gs_arena *a, struct gs_ynode **root,
                         struct gs_error *err);
 

@@ -545,8 +545,13 @@ static int finish(struct gs_scenario *sc, struct gs_ynode *root, const char *con
     const char *dir;
     if (dir_of(&sc->world.arena, sc->path, &dir))
         return gs_error_set(err, GS_ENOMEM, sc->path, 0, 0, "out of memory");
+    /* The name indexes live as long as the decoding (sim/scenario/names.c). */
     struct gs_ydec d = {.err = err, .arena = &sc->world.arena, .world = &sc->world, .dir = dir};
-    return decode_root(&d, root, seed_override, horizon_override, sc);
+    if (gs_scn_names_new(&d.names))
+        return gs_error_set(err, GS_ENOMEM, sc->path, 0, 0, "out of memory");
+    rc = decode_root(&d, root, seed_override, horizon_override, sc);
+    gs_scn_names_free(d.names);
+    return rc;
 }
 
 static int start(struct gs_scenario *sc, const char *path, struct gs_error *err)
@@ -569,7 +574,7 @@ int gs_scenario_load(const char *path, const char *const *sets, int nsets, int64
     if (rc)
         return rc;
     struct gs_ynode *root;
-    if (!(rc = gs_yaml_load_file(sc->path, &sc->world.arena, &root, err)))
+    if (!(rc = gs_yaml_load_file(sc->path, "a scenario file", GS_SCN_SCENARIO_LIMIT, &sc->world.arena, &root, err)))
         rc = finish(sc, root, sets, nsets, seed_override, horizon_override, err);
     if (rc)
         gs_scenario_free(sc);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/readfile.h"
 #include "sim/scenario/mig_yaml.h"
 #include "sim/scenario/ydec_util.h"
 
@@ -213,8 +214,8 @@ int gs_mig_catalog_load(const char *dir, struct gs_arena *a, struct gs_mig_catal
     if (!path)
         return gs_error_set(err, GS_ENOMEM, "mig-profiles.yaml", 0, 0, "out of memory");
     struct gs_ynode *root;
-    int rc = gs_yaml_load_file(path, a, &root, err);
-    if (rc == GS_EIO) {
+    int rc = gs_yaml_load_file(path, "a catalog file", GS_SCN_CATALOG_LIMIT, a, &root, err);
+    if (rc == GS_EIO && !gs_read_is_too_large(err)) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
         return gs_error_set(err, GS_EIO, path, 0, 0,

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/strmap.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 
@@ -41,8 +42,10 @@ static bool kind_in(const char *kind, const char *const *kinds)
     return false;
 }
 
+/* One PriorityClass into w->priority_classes; `names` maps the names so far to their entries. */
 static int priority_class(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_world *w,
-                          const struct gs_ynode **default_node, const struct gs_ynode **name_nodes)
+                          const struct gs_ynode **default_node, const struct gs_ynode **name_nodes,
+                          struct gs_strmap *names)
 {
     static const char *const keys[] = {"apiVersion", "kind", "metadata", "value", "globalDefault",
                                        "preemptionPolicy", "description", NULL};
@@ -74,14 +77,15 @@ static int priority_class(struct gs_ydec *d, const struct gs_ynode *n, const cha
                           name, p);
 
     struct gs_priority_class *pc = &w->priority_classes[w->npriority_classes];
-    for (int i = 0; i < w->npriority_classes; i++) {
-        if (strcmp(w->priority_classes[i].name, name) == 0) {
-            const struct gs_ynode *first = name_nodes[i];
-            if (first)
-                return gs_y_error(d, name_node, "duplicate PriorityClass \"%s\" (first at line %d column %d)",
-                                  name, first->line, first->col);
-            return gs_y_error(d, name_node, "duplicate PriorityClass \"%s\"", name);
-        }
+    int i, added = gs_strmap_add(names, name, w->npriority_classes, &i);
+    if (added < 0)
+        return gs_error_set(d->err, GS_ENOMEM, n->file, n->line, n->col, "out of memory");
+    if (added == 1) {
+        const struct gs_ynode *first = name_nodes[i];
+        if (first)
+            return gs_y_error(d, name_node, "duplicate PriorityClass \"%s\" (first at line %d column %d)", name,
+                              first->line, first->col);
+        return gs_y_error(d, name_node, "duplicate PriorityClass \"%s\"", name);
     }
     pc->name = name;
     name_nodes[w->npriority_classes] = name_node;
@@ -125,6 +129,39 @@ static int priority_class(struct gs_ydec *d, const struct gs_ynode *n, const cha
     return 0;
 }
 
+/* spec.objects[i] at `n`. */
+static int object(struct gs_ydec *d, const struct gs_ynode *n, int i, struct gs_scenario *sc,
+                  const struct gs_ynode **default_node, const struct gs_ynode **name_nodes, struct gs_strmap *names)
+{
+    static const char *const dra_kinds[] = {"DeviceClass", "ResourceClaim", "ResourceClaimTemplate", NULL};
+    static const char *const kueue_kinds[] = {"ResourceFlavor", "ClusterQueue", "LocalQueue", "Topology", NULL};
+    char p[GS_SCN_PATH], pk[GS_SCN_PATH];
+    gs_scn_path(p, "spec.objects[%d]", i);
+    int rc = gs_y_want_map(d, n, p);
+    if (rc)
+        return rc;
+    const struct gs_ynode *avn = gs_y_get(n, "apiVersion"), *kn = gs_y_get(n, "kind");
+    if (!avn)
+        return gs_y_error(d, n, "missing required field 'apiVersion' in %s", p);
+    if (!kn)
+        return gs_y_error(d, n, "missing required field 'kind' in %s", p);
+    const char *av, *kind;
+    if ((rc = gs_y_kstr(d, avn, gs_scn_path(pk, "%s.apiVersion", p), &av)) ||
+        (rc = gs_y_kstr(d, kn, gs_scn_path(pk, "%s.kind", p), &kind)))
+        return rc;
+    if (strcmp(kind, "PriorityClass") == 0 && strcmp(av, "scheduling.k8s.io/v1") == 0)
+        return priority_class(d, n, p, &sc->world, default_node, name_nodes, names);
+    if (group_is(av, "kueue.x-k8s.io") && kind_in(kind, kueue_kinds))
+        return gs_scn_kueue_object(d, n, p, av, kind, sc);
+    if (group_is(av, "resource.k8s.io") && kind_in(kind, dra_kinds))
+        return gs_scn_dra_object(d, n, p, av, kind, sc);
+    if (strcmp(kind, "PriorityClass") == 0)
+        return gs_y_error(d, avn, "no kind \"PriorityClass\" in apiVersion \"%.80s\" at %s: use scheduling.k8s.io/v1",
+                          av, p);
+    return gs_y_error(d, kn, "unsupported object kind \"%.80s\" (apiVersion %.80s) at %s: %s", kind, av, p,
+                      supported_text);
+}
+
 int gs_scn_objects(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc)
 {
     struct gs_world *w = &sc->world;
@@ -147,44 +184,10 @@ int gs_scn_objects(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scen
     if (rc)
         return rc;
 
-    static const char *const dra_kinds[] = {"DeviceClass", "ResourceClaim", "ResourceClaimTemplate", NULL};
-    static const char *const kueue_kinds[] = {"ResourceFlavor", "ClusterQueue", "LocalQueue", "Topology", NULL};
     const struct gs_ynode *default_node = NULL;
-    for (int i = 0; i < seq->n; i++) {
-        const struct gs_ynode *n = seq->items[i];
-        char p[GS_SCN_PATH], pk[GS_SCN_PATH];
-        gs_scn_path(p, "spec.objects[%d]", i);
-        if ((rc = gs_y_want_map(d, n, p)))
-            return rc;
-        const struct gs_ynode *avn = gs_y_get(n, "apiVersion"), *kn = gs_y_get(n, "kind");
-        if (!avn)
-            return gs_y_error(d, n, "missing required field 'apiVersion' in %s", p);
-        if (!kn)
-            return gs_y_error(d, n, "missing required field 'kind' in %s", p);
-        const char *av, *kind;
-        if ((rc = gs_y_kstr(d, avn, gs_scn_path(pk, "%s.apiVersion", p), &av)) ||
-            (rc = gs_y_kstr(d, kn, gs_scn_path(pk, "%s.kind", p), &kind)))
-            return rc;
-        if (strcmp(kind, "PriorityClass") == 0 && strcmp(av, "scheduling.k8s.io/v1") == 0) {
-            if ((rc = priority_class(d, n, p, w, &default_node, name_nodes)))
-                return rc;
-            continue;
-        }
-        if (group_is(av, "kueue.x-k8s.io") && kind_in(kind, kueue_kinds)) {
-            if ((rc = gs_scn_kueue_object(d, n, p, av, kind, sc)))
-                return rc;
-            continue;
-        }
-        if (group_is(av, "resource.k8s.io") && kind_in(kind, dra_kinds)) {
-            if ((rc = gs_scn_dra_object(d, n, p, av, kind, sc)))
-                return rc;
-            continue;
-        }
-        if (strcmp(kind, "PriorityClass") == 0)
-            return gs_y_error(d, avn, "no kind \"PriorityClass\" in apiVersion \"%.80s\" at %s: use scheduling.k8s.io/v1",
-                              av, p);
-        return gs_y_error(d, kn, "unsupported object kind \"%.80s\" (apiVersion %.80s) at %s: %s", kind, av, p,
-                          supported_text);
-    }
-    return 0;
+    struct gs_strmap names = {0}; /* PriorityClass name -> index in priority_classes */
+    for (int i = 0; i < seq->n && !rc; i++)
+        rc = object(d, seq->items[i], i, sc, &default_node, name_nodes, &names);
+    gs_strmap_free(&names);
+    return rc;
 }

@@ -10,6 +10,7 @@
 
 #include "models/dra/dra_state.h"
 #include "base/error.h"
+#include "base/strmap.h"
 #include "models/devices/gpushare_pod.h"
 #include "models/admission/validation.h"
 #include "sim/scenario/decode.h"
@@ -144,37 +145,12 @@ bool gs_scn_is_label_value(const char *s)
     return n == 0 || name_part(s, n);
 }
 
-int gs_scn_node_pool(const struct gs_world *w, const char *node)
-{
-    /* Imported nodes (spec.cluster.source) keep their own names. */
-    for (int p = 0; p < w->npools; p++)
-        for (int i = 0; w->pools[p].nodes && i < w->pools[p].count; i++)
-            if (strcmp(w->pools[p].nodes[i].name, node) == 0)
-                return p;
-    for (int p = 0; p < w->npools; p++) {
-        size_t len = strlen(w->pools[p].name);
-        if (strncmp(node, w->pools[p].name, len) != 0 || node[len] != '-')
-            continue;
-        const char *q = node + len + 1;
-        size_t nd = strlen(q);
-        /* The index as %d prints it: digits, no leading zero, fits an int. */
-        if (nd == 0 || nd > 9 || (q[0] == '0' && nd > 1))
-            continue;
-        bool digits = true;
-        for (size_t i = 0; i < nd; i++)
-            if (q[i] < '0' || q[i] > '9')
-                digits = false;
-        if (digits)
-            return p;
-    }
-    return -1;
-}
-
 int gs_scn_check_node_name(struct gs_ydec *d, const struct gs_ynode *n, const char *path,
                            const char *node)
 {
-    if (gs_scn_node_pool(d->world, node) >= 0)
-        return 0;
+    int pool, rc = gs_scn_node_pool(d, n, node, &pool);
+    if (rc || pool >= 0)
+        return rc;
     if (d->world->npools == 0)
         return gs_y_error(d, n, "%s: there is no node '%s': spec.cluster.nodePools is empty", path, node);
     char list[256];
@@ -620,20 +596,34 @@ static int containers(struct gs_ydec *d, const struct gs_ynode *spec, struct gs_
     struct cont *cs = gs_arena_alloc(d->arena, sizeof *cs * (size_t)nc);
     if (!cs)
         return nomem(d, regular);
-    /* Regular containers first, then init containers, as ValidatePodSpec reports them. */
-    for (int i = 0; i < nc; i++) {
+    /* Regular containers first, then init containers, as ValidatePodSpec reports them. Names
+     * are unique: a scan for the first few, then a map of the names to their first container. */
+    struct gs_strmap names = {0};
+    for (int i = 0; i < nc && !rc; i++) {
         bool is_init = i >= regular->n;
         int j = is_init ? i - regular->n : i;
         const struct gs_ynode *n = is_init ? init->items[j] : regular->items[j];
         gs_scn_path(p, "%s.%s[%d]", c->path, is_init ? "initContainers" : "containers", j);
         if ((rc = container(d, n, p, is_init, &cs[i])))
-            return rc;
-        for (int k = 0; k < i; k++)
-            if (strcmp(cs[k].res.name, cs[i].res.name) == 0)
-                return gs_y_error(d, gs_y_get(n, "name"),
-                                  "duplicate container name '%s' at %s.name (also at line %d)",
-                                  cs[i].res.name, p, cs[k].node->line);
+            break;
+        int k = -1;
+        if (i <= GS_SCN_NAMES_SCAN) {
+            for (int x = 0; x < i && k < 0; x++)
+                if (strcmp(cs[x].res.name, cs[i].res.name) == 0)
+                    k = x;
+        } else {
+            for (int x = names.n; x < i && !rc; x++) /* the names not in the map yet */
+                if (gs_strmap_add(&names, cs[x].res.name, x, NULL) < 0)
+                    rc = nomem(d, n);
+            k = gs_strmap_get(&names, cs[i].res.name);
+        }
+        if (!rc && k >= 0)
+            rc = gs_y_error(d, gs_y_get(n, "name"), "duplicate container name '%s' at %s.name (also at line %d)",
+                            cs[i].res.name, p, cs[k].node->line);
     }
+    gs_strmap_free(&names);
+    if (rc)
+        return rc;
     pod_requests(d->world, cs, nc, t);
     t->ncontainers = regular->n;
     /* Each amount is within GS_QUANTITY_MAX; so must the pod's sums be. */
@@ -1019,20 +1009,14 @@ static int priority(struct gs_ydec *d, const struct gs_ynode *spec, struct gs_po
             pcn = c->priority_class;
         }
     }
-    const struct gs_world *w = d->world;
-    const struct gs_priority_class *pc = NULL;
-    if (name) {
-        pc = gs_world_find_priority_class(w, name);
-        if (!pc)
-            return gs_y_error(d, pcn,
-                              "%s.priorityClassName: pods \"%s\" is forbidden: no PriorityClass with name %s "
-                              "was found (define it in spec.objects)",
-                              c->path, c->pod_name, name);
-    } else {
-        for (int i = 0; i < w->npriority_classes; i++)
-            if (w->priority_classes[i].global_default && (!pc || w->priority_classes[i].value < pc->value))
-                pc = &w->priority_classes[i];
-    }
+    const struct gs_priority_class *pc;
+    if ((rc = gs_scn_priority_class(d, pcn ? pcn : spec, name, &pc)))
+        return rc;
+    if (name && !pc)
+        return gs_y_error(d, pcn,
+                          "%s.priorityClassName: pods \"%s\" is forbidden: no PriorityClass with name %s "
+                          "was found (define it in spec.objects)",
+                          c->path, c->pod_name, name);
     t->priority_class = pc ? pc->name : NULL;
     t->priority = pc ? pc->value : 0;
     t->preemption_policy = pc ? pc->preemption_policy : GS_PREEMPT_LOWER_PRIORITY;

@@ -60,9 +60,32 @@ bool gs_scn_is_dns_subdomain(const char *s);   /* RFC 1123 subdomain, <= 253 */
 bool gs_scn_is_qualified_name(const char *s);  /* [prefix/]name: label keys, resource names */
 bool gs_scn_is_label_value(const char *s);     /* "" or a name part, <= 63 */
 
+/* ---- name lookups (sim/scenario/names.c)
+ *
+ * The loader keeps hash indexes of d->world's node pools, imported nodes, PriorityClasses and
+ * workloads (d->names, made by gs_scn_names_new and freed by gs_scn_names_free when the load
+ * ends), brought up to date with the world at each lookup, so that each lookup is O(1); with
+ * d->names NULL (a decoder context of a test or a catalog) they scan the world instead, with the
+ * same answers. Each returns 0, or GS_ENOMEM (d->err set at `at`) when an index cannot grow. */
+struct gs_scn_names;
+int gs_scn_names_new(struct gs_scn_names **out);
+void gs_scn_names_free(struct gs_scn_names *x);
+
 /* The pool a node name `<pool>-<index>` belongs to (or an imported node's own name, see
- * gs_pool.nodes), or -1 when it fits none of world.pools. */
-int gs_scn_node_pool(const struct gs_world *w, const char *node);
+ * gs_pool.nodes) into *pool: its index in world.pools, -1 when it fits none. */
+int gs_scn_node_pool(struct gs_ydec *d, const struct gs_ynode *at, const char *node, int *pool);
+/* True when `s` is a node index as %d prints it: 1 to 9 digits, no leading zero. */
+bool gs_scn_is_node_index(const char *s);
+/* The index of the pool named `name` in world.pools into *pool, -1 when none. */
+int gs_scn_pool_by_name(struct gs_ydec *d, const struct gs_ynode *at, const char *name, int *pool);
+/* The PriorityClass `name` of world.priority_classes into *out (NULL when none); with `name`
+ * NULL the globalDefault class (the lowest value when several; NULL when none), as the Priority
+ * admission plugin resolves a pod without priorityClassName (plugin/pkg/admission/priority). */
+int gs_scn_priority_class(struct gs_ydec *d, const struct gs_ynode *at, const char *name,
+                          const struct gs_priority_class **out);
+/* The index of the workload named `name` in world.workloads into *index, -1 when none (names
+ * are unique: gs_scn_workloads refuses a second one). */
+int gs_scn_workload_by_name(struct gs_ydec *d, const struct gs_ynode *at, const char *name, int *index);
 /* Check `node` (at `n`) can name a node of some pool; the error lists the pools. */
 int gs_scn_check_node_name(struct gs_ydec *d, const struct gs_ynode *n, const char *path,
                            const char *node);
@@ -73,6 +96,10 @@ int gs_scn_check_node_name(struct gs_ydec *d, const struct gs_ynode *n, const ch
  * supports (at most <GS_QUANTITY_MAX> <unit>, 2^50: ...)". Returns 0 when v is within the bound. */
 int gs_scn_check_amount(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *name,
                         int64_t v);
+
+/* Names in a list (containers, taints) are checked for duplicates by a scan up to this many,
+ * then through a map of the names (base/strmap.h), so a list of N costs O(N). */
+#define GS_SCN_NAMES_SCAN 8
 
 /* snprintf into `buf` (size GS_SCN_PATH) without truncation warnings; returns buf. */
 #define GS_SCN_PATH 320

@@ -53,7 +53,8 @@ static int load_list(struct gs_ydec *d, const struct gs_ynode *fn, const char *p
     if (!(*file = gs_scn_source_path(d, fn, rel)))
         return GS_ENOMEM;
     struct gs_ynode *root;
-    rc = gs_json_load_file(*file, d->arena, &root, d->err);
+    rc = gs_json_load_file(*file, kind[0] == 'N' ? "a kubectl node list" : "a kubectl pod list", GS_SCN_KUBECTL_LIMIT,
+                           d->arena, &root, d->err);
     if (rc == GS_EIO) {
         char why[sizeof d->err->msg];
         snprintf(why, sizeof why, "%s", d->err->msg);
@@ -399,7 +400,8 @@ static int priority(struct gs_ydec *d, const struct gs_ynode *spec, const char *
         if ((rc = gs_y_kstr(d, pc, gs_scn_path(p, "%s.priorityClassName", path), &name)))
             return rc;
         t->priority_class = name;
-        cls = gs_world_find_priority_class(d->world, name);
+        if ((rc = gs_scn_priority_class(d, pc, name, &cls)))
+            return rc;
         if (gs_y_is_null(pr) && !cls)
             return gs_y_error(d, pc,
                               "%s.priorityClassName: no PriorityClass '%.80s' and no spec.priority (define the "
@@ -472,7 +474,10 @@ static int pod_item(struct gs_ydec *d, const struct gs_ynode *item, const char *
         char np[GS_SCN_PATH];
         if ((rc = gs_y_kstr(d, nn, gs_scn_path(np, "%s.nodeName", p), &node)))
             return rc;
-        if (gs_scn_node_pool(d->world, node) < 0)
+        int pool;
+        if ((rc = gs_scn_node_pool(d, nn, node, &pool)))
+            return rc;
+        if (pool < 0)
             return gs_y_error(d, nn, "%s: node '%.80s' is not in %s%s", np, node, nodes_file,
                               d->world->npools ? " nor in spec.cluster.nodePools" : "");
     }
@@ -486,10 +491,12 @@ static int pod_item(struct gs_ydec *d, const struct gs_ynode *item, const char *
     return 0;
 }
 
+/* By name, then namespace: a name's pods are adjacent, and a pod listed twice is next to itself. */
 static int cmp_pod_name(const void *a, const void *b)
 {
     const struct src_pod *x = *(const struct src_pod *const *)a, *y = *(const struct src_pod *const *)b;
-    return strcmp(x->name, y->name);
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->ns, y->ns);
 }
 
 /* Names: metadata.name, or <namespace>/<name> for a name used in several namespaces. */
@@ -508,11 +515,9 @@ static int qualify_names(struct gs_ydec *d, const struct gs_ynode *at, struct sr
         int j = i + 1;
         while (j < m && strcmp(s[j]->name, s[i]->name) == 0)
             j++;
-        for (int k = i; j - i > 1 && k < j && !rc; k++) {
-            for (int l = i; l < k; l++)
-                if (strcmp(s[l]->ns, s[k]->ns) == 0)
-                    rc = gs_y_error(d, at, "pod %s/%s is in the pod list twice", s[k]->ns, s[k]->name);
-        }
+        for (int k = i + 1; k < j && !rc; k++)
+            if (strcmp(s[k - 1]->ns, s[k]->ns) == 0)
+                rc = gs_y_error(d, at, "pod %s/%s is in the pod list twice", s[k]->ns, s[k]->name);
         for (int k = i; j - i > 1 && k < j && !rc; k++)
             if (!(s[k]->name = gs_arena_printf(d->arena, "%s/%s", s[k]->ns, s[k]->name)))
                 rc = nomem(d, at);

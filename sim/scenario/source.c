@@ -7,10 +7,13 @@
  *
  * nodePools may be given beside it (their pools come first). Imported nodes keep their names;
  * they join at 0s, pool by pool, in file order within a pool. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
+#include "base/strmap.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"
@@ -60,21 +63,60 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static bool pool_name_taken(const struct gs_world *w, const struct gs_pool *fresh, int nfresh, const char *name)
-{
-    for (int i = 0; i < w->npools; i++)
-        if (strcmp(w->pools[i].name, name) == 0)
-            return true;
-    for (int i = 0; i < nfresh; i++)
-        if (strcmp(fresh[i].name, name) == 0)
-            return true;
-    return false;
-}
-
 struct group {
     const char *stem, *product;
     int gpus, first, count, filled;
 };
+
+/* The names of pools to come: the first of stem, stem-2, stem-3, ... that no pool has. `taken`
+ * holds every pool name so far; `stems` maps a stem to its entry in `next`, the suffix to try
+ * next (1: the stem itself), so that k groups of one stem cost O(k), not O(k^2). */
+struct namer {
+    struct gs_strmap taken, stems;
+    int *next;
+    int cap, n;
+};
+
+static const char *pool_name(struct gs_ydec *d, struct namer *nm, const char *stem, int *rc)
+{
+    int si = gs_strmap_get(&nm->stems, stem);
+    if (si < 0) {
+        if (GS_GROW(nm->next, nm->cap, nm->n + 1) || gs_strmap_add(&nm->stems, stem, nm->n, NULL) < 0) {
+            *rc = GS_ENOMEM;
+            return NULL;
+        }
+        si = nm->n++;
+        nm->next[si] = 1;
+    }
+    for (;; nm->next[si]++) {
+        int k = nm->next[si];
+        const char *name = k == 1 ? stem : gs_arena_printf(d->arena, "%s-%d", stem, k);
+        if (!name) {
+            *rc = GS_ENOMEM;
+            return NULL;
+        }
+        if (gs_strmap_get(&nm->taken, name) >= 0)
+            continue;
+        if (gs_strmap_add(&nm->taken, name, 0, NULL) < 0) {
+            *rc = GS_ENOMEM;
+            return NULL;
+        }
+        nm->next[si]++;
+        return name;
+    }
+}
+
+/* The key of a group: GPU count, stem and product (NULL apart from every product), unambiguous
+ * (the stem's length is written), into *buf (heap, grown with GS_GROW). */
+static const char *group_key(char **buf, int *cap, const struct gs_src_node *s)
+{
+    const char *prod = s->product ? s->product : "";
+    int len = snprintf(NULL, 0, "%d %zu:%s %c%s", s->gpus, strlen(s->stem), s->stem, s->product ? 'p' : 'n', prod);
+    if (len < 0 || GS_GROW(*buf, *cap, len + 1))
+        return NULL;
+    snprintf(*buf, (size_t)len + 1, "%d %zu:%s %c%s", s->gpus, strlen(s->stem), s->stem, s->product ? 'p' : 'n', prod);
+    return *buf;
+}
 
 int gs_scn_source_pools(struct gs_ydec *d, const struct gs_ynode *at, const char *file, struct gs_src_node *nodes,
                         int n, struct gs_scenario *sc)
@@ -97,43 +139,56 @@ int gs_scn_source_pools(struct gs_ydec *d, const struct gs_ynode *at, const char
         }
     gs_free(sorted);
     for (int i = 0; i < n; i++) {
-        int p = gs_scn_node_pool(w, nodes[i].own.name);
+        int p, rc = gs_scn_node_pool(d, at, nodes[i].own.name, &p);
+        if (rc)
+            return rc;
         if (p >= 0)
             return gs_y_error(d, at, "node '%.80s' of %s has the name of a node of node pool '%s'",
                               nodes[i].own.name, file, w->pools[p].name);
     }
 
+    /* Groups in order of first appearance, found through a map of their keys. */
     struct group *g = gs_malloc(sizeof *g * (size_t)n);
     int *of = gs_malloc(sizeof *of * (size_t)n);
-    if (!g || !of) {
-        gs_free(g);
-        gs_free(of);
-        return nomem(d, at);
-    }
-    int ng = 0;
-    for (int i = 0; i < n; i++) {
+    struct gs_strmap groups = {0};
+    char *key = NULL;
+    int keycap = 0, ng = 0, rc = g && of ? 0 : GS_ENOMEM;
+    for (int i = 0; !rc && i < n; i++) {
         const struct gs_src_node *s = &nodes[i];
-        int k = 0;
-        for (; k < ng; k++)
-            if (g[k].gpus == s->gpus && strcmp(g[k].stem, s->stem) == 0 &&
-                (g[k].product == s->product || (g[k].product && s->product && strcmp(g[k].product, s->product) == 0)))
+        const char *k = group_key(&key, &keycap, s);
+        int gi = k ? gs_strmap_get(&groups, k) : -1;
+        if (!k) {
+            rc = GS_ENOMEM;
+        } else if (gi < 0) {
+            const char *copy = gs_arena_strdup(d->arena, k);
+            if (!copy || gs_strmap_add(&groups, copy, ng, NULL) < 0) {
+                rc = GS_ENOMEM;
                 break;
-        if (k == ng)
+            }
+            gi = ng;
             g[ng++] = (struct group){.stem = s->stem, .product = s->product, .gpus = s->gpus, .first = i};
-        g[k].count++;
-        of[i] = k;
+        }
+        if (!rc) {
+            g[gi].count++;
+            of[i] = gi;
+        }
     }
-    struct gs_pool *pools = gs_arena_alloc(d->arena, sizeof *pools * (size_t)(w->npools + ng));
-    int rc = pools ? 0 : nomem(d, at);
+    gs_free(key);
+    gs_strmap_free(&groups);
+    struct gs_pool *pools = rc ? NULL : gs_arena_alloc(d->arena, sizeof *pools * (size_t)(w->npools + ng));
+    struct namer nm = {0};
+    if (!rc && !pools)
+        rc = GS_ENOMEM;
+    for (int i = 0; !rc && i < w->npools; i++)
+        if (gs_strmap_add(&nm.taken, w->pools[i].name, 0, NULL) < 0)
+            rc = GS_ENOMEM;
     for (int k = 0; !rc && k < ng; k++) {
         struct gs_pool *pl = &pools[w->npools + k];
         const struct gs_src_node *first = &nodes[g[k].first];
-        const char *name = g[k].stem;
-        for (int suffix = 2; name && pool_name_taken(w, pools + w->npools, k, name); suffix++)
-            name = gs_arena_printf(d->arena, "%s-%d", g[k].stem, suffix);
-        struct gs_pool_node *pn = gs_arena_alloc(d->arena, sizeof *pn * (size_t)g[k].count);
+        const char *name = pool_name(d, &nm, g[k].stem, &rc);
+        struct gs_pool_node *pn = name ? gs_arena_alloc(d->arena, sizeof *pn * (size_t)g[k].count) : NULL;
         if (!name || !pn) {
-            rc = nomem(d, at);
+            rc = GS_ENOMEM;
             break;
         }
         pl->name = name;
@@ -147,6 +202,9 @@ int gs_scn_source_pools(struct gs_ydec *d, const struct gs_ynode *at, const char
         }
         pl->nodes = pn;
     }
+    gs_strmap_free(&nm.taken);
+    gs_strmap_free(&nm.stems);
+    gs_free(nm.next);
     for (int i = 0; !rc && i < n; i++) {
         struct group *gr = &g[of[i]];
         struct gs_pool_node *pn = (struct gs_pool_node *)pools[w->npools + of[i]].nodes;
@@ -155,7 +213,7 @@ int gs_scn_source_pools(struct gs_ydec *d, const struct gs_ynode *at, const char
     gs_free(g);
     gs_free(of);
     if (rc)
-        return rc;
+        return nomem(d, at);
     if (w->npools)
         memcpy(pools, w->pools, sizeof *pools * (size_t)w->npools);
     w->pools = pools;

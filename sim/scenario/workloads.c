@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/strmap.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
 #include "sim/scenario/source.h"
@@ -404,7 +405,7 @@ static int manifest(struct gs_ydec *d, const struct gs_ynode *e, const char *pat
         if (!full)
             return gs_y_nomem(d, m);
         struct gs_ynode *root = NULL;
-        rc = gs_yaml_load_file(full, d->arena, &root, d->err);
+        rc = gs_yaml_load_file(full, "a workload manifest", GS_SCN_MANIFEST_LIMIT, d->arena, &root, d->err);
         if (rc == GS_EIO) {
             char why[sizeof d->err->msg];
             snprintf(why, sizeof why, "%s", d->err->msg);
@@ -482,12 +483,17 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
     const struct gs_ynode **names = gs_arena_alloc(d->arena, sizeof *names * (size_t)seq->n);
     if (!wl || !names)
         return gs_y_nomem(d, seq);
+    /* Names so far: spec.cluster.source's workload j -> j, this section's entry i -> npre + i. */
+    struct gs_strmap index = {0};
+    for (int j = 0; j < npre && !rc; j++)
+        if (gs_strmap_add(&index, pre[j].name, j, NULL) < 0)
+            rc = gs_y_nomem(d, seq);
     char path[GS_SCN_PATH];
-    for (int i = 0; i < seq->n; i++) {
+    for (int i = 0; i < seq->n && !rc; i++) {
         const struct gs_ynode *e = seq->items[i];
         gs_scn_path(path, "spec.workloads[%d]", i);
         if ((rc = gs_y_want_map(d, e, path)))
-            return rc;
+            break;
         wl[i].src_line = e->line;
         if (gs_y_get(e, "trace"))
             rc = gs_scn_trace_workload(d, e, path, sc, &wl[i], &names[i]); /* sim/scenario/podtrace.c */
@@ -496,25 +502,31 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
         else
             rc = plain(d, e, path, sc, &wl[i], &names[i]);
         if (rc)
-            return rc;
-        for (int j = 0; j < i; j++) {
-            if (strcmp(wl[j].name, wl[i].name) == 0)
-                return gs_y_error(d, names[i], "duplicate workload name '%s' in %s (also at line %d)", wl[i].name,
-                                  path, names[j]->line);
-        }
-        for (int j = 0; j < npre; j++)
-            if (strcmp(pre[j].name, wl[i].name) == 0)
-                return gs_y_error(d, names[i], "duplicate workload name '%s' in %s: spec.cluster.source makes it",
-                                  wl[i].name, path);
+            break;
+        int j, added = gs_strmap_add(&index, wl[i].name, npre + i, &j);
+        if (added < 0)
+            rc = gs_y_nomem(d, seq);
+        else if (added == 1 && j >= npre)
+            rc = gs_y_error(d, names[i], "duplicate workload name '%s' in %s (also at line %d)", wl[i].name, path,
+                            names[j - npre]->line);
+        else if (added == 1)
+            rc = gs_y_error(d, names[i], "duplicate workload name '%s' in %s: spec.cluster.source makes it",
+                            wl[i].name, path);
     }
-    /* Pods are named <workload>-<index>: a workload named like another's pods would share names. */
-    for (int i = 0; i < seq->n; i++)
-        for (int j = 0; j < seq->n; j++)
-            if (i != j && pod_name_clash(wl[i].name, wl[j].name))
-                return gs_y_error(d, names[i],
-                                  "workload name '%s' in spec.workloads[%d] clashes with the pods of workload '%s' "
-                                  "(line %d), which are named %s-<index>",
-                                  wl[i].name, i, wl[j].name, names[j]->line, wl[j].name);
+    /* Pods are named <workload>-<index>: a workload named like another's pods would share names.
+     * Only the prefix before the last '-' can be that workload (the index has no '-'). */
+    for (int i = 0; i < seq->n && !rc; i++) {
+        const char *dash = strrchr(wl[i].name, '-');
+        int j = dash ? gs_strmap_getn(&index, wl[i].name, (size_t)(dash - wl[i].name)) - npre : -1;
+        if (j >= 0 && pod_name_clash(wl[i].name, wl[j].name))
+            rc = gs_y_error(d, names[i],
+                            "workload name '%s' in spec.workloads[%d] clashes with the pods of workload '%s' "
+                            "(line %d), which are named %s-<index>",
+                            wl[i].name, i, wl[j].name, names[j]->line, wl[j].name);
+    }
+    gs_strmap_free(&index);
+    if (rc)
+        return rc;
     if (npre) {
         if (GS_ARENA_GROW(d->arena, w->workloads, w->workloads_cap, npre + seq->n))
             return gs_y_nomem(d, seq);

@@ -2,6 +2,8 @@
  * accessors the scenario decoders use (see yaml.h for the rules). */
 #include "base/alloc.h"
 #include "base/array.h"
+#include "base/readfile.h"
+#include "base/strmap.h"
 #include "sim/scenario/yaml.h"
 
 #include <ctype.h>
@@ -24,6 +26,10 @@
  * brackets, so stopping at the first event beyond the limit keeps the cost linear. */
 #define GS_YAML_MAX_DEPTH 100
 
+/* A mapping's keys are checked for duplicates by a linear scan up to this many pairs, then
+ * through a hash map of its keys (so a mapping of N keys costs O(N), not O(N^2)). */
+#define GS_YAML_KEYS_SCAN 8
+
 /* ------------------------------------------------------------------ tree building */
 
 struct frame {
@@ -31,6 +37,7 @@ struct frame {
     void *vec;               /* malloc'd: struct gs_ypair[] (map) or struct gs_ynode *[] (seq) */
     int n, cap;
     struct gs_ynode *key;    /* map: pending key */
+    struct gs_strmap keys;   /* map of more than GS_YAML_KEYS_SCAN pairs: key text -> pair index */
     long start_total;        /* expanded count when the node started (anchor weight) */
     char *anchor;            /* malloc'd, NULL when none */
 };
@@ -52,6 +59,7 @@ struct builder {
     int depth, st_cap;
     struct anchor *anchors;
     int nanchors, anchors_cap;
+    struct gs_strmap anchor_index; /* anchor name -> index in anchors */
     long total;              /* expanded node count */
     struct gs_ynode *root;
 };
@@ -137,23 +145,49 @@ static struct gs_ynode *new_node(struct builder *b, enum gs_ytype t, yaml_mark_t
 static int add_anchor(struct builder *b, const char *name, struct gs_ynode *node, long weight)
 {
     /* A redefined anchor replaces the earlier one for later aliases (YAML 1.2). */
-    for (int i = 0; i < b->nanchors; i++) {
-        if (strcmp(b->anchors[i].name, name) == 0) {
-            b->anchors[i].node = node;
-            b->anchors[i].weight = weight;
-            return 0;
-        }
+    int i = gs_strmap_get(&b->anchor_index, name);
+    if (i >= 0) {
+        b->anchors[i].node = node;
+        b->anchors[i].weight = weight;
+        return 0;
     }
     if (GS_GROW(b->anchors, b->anchors_cap, b->nanchors + 1))
         return nomem(b);
     char *copy = gs_strdup(name);
     if (!copy)
         return nomem(b);
+    if (gs_strmap_add(&b->anchor_index, copy, b->nanchors, NULL) < 0) {
+        gs_free(copy);
+        return nomem(b);
+    }
     b->anchors[b->nanchors].name = copy;
     b->anchors[b->nanchors].node = node;
     b->anchors[b->nanchors].weight = weight;
     b->nanchors++;
     return 0;
+}
+
+/* The index of the pair of map frame `f` whose key is `text`, or -1: a scan of a small
+ * mapping, the frame's key index beyond GS_YAML_KEYS_SCAN pairs. The index holds every pair's
+ * key once the mapping has grown past the scan (built then from the pairs so far). Returns -2
+ * when out of memory. */
+static int find_key(struct frame *f, const char *text)
+{
+    const struct gs_ypair *pairs = f->vec;
+    if (f->n <= GS_YAML_KEYS_SCAN) {
+        for (int i = 0; i < f->n; i++)
+            if (strcmp(pairs[i].key->text, text) == 0)
+                return i;
+        return -1;
+    }
+    if (f->keys.n == 0) {
+        if (gs_strmap_reserve(&f->keys, 2 * f->n))
+            return -2;
+        for (int i = 0; i < f->n; i++)
+            if (gs_strmap_add(&f->keys, pairs[i].key->text, i, NULL) < 0)
+                return -2;
+    }
+    return gs_strmap_get(&f->keys, text);
 }
 
 static int count_nodes(struct builder *b, long k, const struct gs_ynode *at)
@@ -188,20 +222,23 @@ static int attach(struct builder *b, struct gs_ynode *n)
         if (n->plain && strcmp(n->text, "<<") == 0)
             return berr(b, GS_EINVAL, n->line, n->col,
                         "merge keys ('<<') are not supported: write the keys out");
-        struct gs_ypair *pairs = f->vec;
-        for (int i = 0; i < f->n; i++) {
-            if (strcmp(pairs[i].key->text, n->text) == 0) {
-                char k[96];
-                clip(n->text, k, sizeof k);
-                return berr(b, GS_EINVAL, n->line, n->col,
-                            "duplicate key '%s' (already set at line %d column %d)", k,
-                            pairs[i].key->line, pairs[i].key->col);
-            }
+        int i = find_key(f, n->text);
+        if (i == -2)
+            return nomem(b);
+        if (i >= 0) {
+            const struct gs_ypair *pairs = f->vec;
+            char k[96];
+            clip(n->text, k, sizeof k);
+            return berr(b, GS_EINVAL, n->line, n->col, "duplicate key '%s' (already set at line %d column %d)", k,
+                        pairs[i].key->line, pairs[i].key->col);
         }
         f->key = n;
         return 0;
     }
     if (gs_array_grow(&f->vec, &f->cap, f->n + 1, sizeof(struct gs_ypair)))
+        return nomem(b);
+    /* Once the mapping is indexed, every key goes in (keys are arena text: stable). */
+    if (f->keys.n > 0 && gs_strmap_add(&f->keys, f->key->text, f->n, NULL) < 0)
         return nomem(b);
     struct gs_ypair *p = &((struct gs_ypair *)f->vec)[f->n++];
     p->key = f->key;
@@ -249,6 +286,7 @@ static int pop(struct builder *b)
         rc = add_anchor(b, f->anchor, n, b->total - f->start_total);
     gs_free(f->vec);
     gs_free(f->anchor);
+    gs_strmap_free(&f->keys);
     f->vec = NULL;
     f->anchor = NULL;
     b->depth--;
@@ -262,11 +300,13 @@ static void builder_free(struct builder *b)
     for (int i = 0; i < b->depth; i++) {
         gs_free(b->st[i].vec);
         gs_free(b->st[i].anchor);
+        gs_strmap_free(&b->st[i].keys);
     }
     gs_free(b->st);
     for (int i = 0; i < b->nanchors; i++)
         gs_free(b->anchors[i].name);
     gs_free(b->anchors);
+    gs_strmap_free(&b->anchor_index);
 }
 
 /* Line and column (1-based) of byte `off` in `text` (for libyaml reader errors). */
@@ -356,14 +396,13 @@ static int handle_event(struct builder *b, yaml_event_t *ev)
         return pop(b);
     case YAML_ALIAS_EVENT: {
         const char *name = (const char *)ev->data.alias.anchor;
-        for (int i = b->nanchors - 1; i >= 0; i--) {
-            if (strcmp(b->anchors[i].name, name) == 0) {
-                struct gs_ynode *target = b->anchors[i].node;
-                struct gs_ynode at = {.line = mark_line(b, ev->start_mark), .col = mark_col(b, ev->start_mark)};
-                if ((rc = count_nodes(b, b->anchors[i].weight, &at)))
-                    return rc;
-                return attach(b, target);
-            }
+        int i = gs_strmap_get(&b->anchor_index, name);
+        if (i >= 0) {
+            struct gs_ynode *target = b->anchors[i].node;
+            struct gs_ynode at = {.line = mark_line(b, ev->start_mark), .col = mark_col(b, ev->start_mark)};
+            if ((rc = count_nodes(b, b->anchors[i].weight, &at)))
+                return rc;
+            return attach(b, target);
         }
         char an[96];
         clip(name, an, sizeof an);
@@ -445,38 +484,23 @@ int gs_yaml_load_fragment(const char *name, const char *text, int line, int col_
     return load_buffer(name, t, len, line > 0 ? line - 1 : 0, col_base, a, root, err);
 }
 
-int gs_yaml_load_file(const char *path, struct gs_arena *a, struct gs_ynode **root, struct gs_error *err)
+int gs_yaml_load_file(const char *path, const char *what, size_t limit, struct gs_arena *a, struct gs_ynode **root,
+                      struct gs_error *err)
 {
     *root = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gs_error_set(err, GS_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-    char *buf = NULL;
-    int cap = 0;
-    size_t len = 0;
-    for (;;) {
-        /* 64 KiB first, then doubling; GS_ARRAY_MAX bytes (1 GiB) at most. */
-        int rc = (int)len == cap ? GS_GROW(buf, cap, cap ? cap + 1 : 64 * 1024) : 0;
-        if (rc) {
-            gs_free(buf);
-            fclose(f);
-            if (rc == GS_ERANGE)
-                return gs_error_set(err, GS_EIO, path, 0, 0, "file too large (over 1 GiB)");
-            return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-        }
-        size_t got = fread(buf + len, 1, (size_t)cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
+    char *buf;
+    size_t len;
+    struct gs_read_status st;
+    int rc = gs_read_file(path, limit, &buf, &len, &st);
+    if (rc == GS_ENOMEM)
+        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
+    if (rc) {
+        if (st.fail == GS_READ_TOO_LARGE)
+            return gs_read_too_large(err, path, what, limit, &st);
+        return gs_error_set(err, GS_EIO, path, 0, 0, "%s: %s", st.fail == GS_READ_OPEN ? "cannot open" : "cannot read",
+                            strerror(st.sys_errno));
     }
-    int ioerr = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (ioerr) {
-        gs_free(buf);
-        return gs_error_set(err, GS_EIO, path, 0, 0, "cannot read: %s", strerror(saved));
-    }
-    int rc = load_buffer(path, buf, len, 0, 0, a, root, err);
+    rc = load_buffer(path, buf, len, 0, 0, a, root, err);
     gs_free(buf);
     return rc;
 }
@@ -1035,16 +1059,20 @@ int gs_y_enum(struct gs_ydec *d, const struct gs_ynode *n, const char *path, con
 int gs_y_labels(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_labels *out)
 {
     int rc = gs_y_want_map(d, n, path);
-    if (rc)
+    if (rc || n->n == 0)
         return rc;
-    for (int i = 0; i < n->n; i++) {
+    struct gs_kv *kv = gs_malloc(sizeof *kv * (size_t)n->n);
+    if (!kv)
+        return gs_error_set(d->err, GS_ENOMEM, n->file, n->line, n->col, "out of memory");
+    for (int i = 0; i < n->n && !rc; i++) {
         const struct gs_ynode *k = n->pairs[i].key, *v = n->pairs[i].value;
         char kt[96];
         clip(k->text, kt, sizeof kt);
         if (v->type != GS_Y_SCALAR) {
             char got[128];
             describe(v, got, sizeof got);
-            return gs_y_error(d, v, "expected a string at %s.%s, got %s", where(path), kt, got);
+            rc = gs_y_error(d, v, "expected a string at %s.%s, got %s", where(path), kt, got);
+            break;
         }
         const char *val = v->text;
         if (gs_y_is_null(v)) {
@@ -1054,13 +1082,16 @@ int gs_y_labels(struct gs_ydec *d, const struct gs_ynode *n, const char *path, s
             if (pk == PK_BOOL || pk == PK_INT || pk == PK_FLOAT) {
                 char vt[96];
                 clip(v->text, vt, sizeof vt);
-                return gs_y_error(d, v,
-                                  "label value at %s.%s must be a string, got the %s %s (quote it: \"%s\")",
-                                  where(path), kt, pk == PK_BOOL ? "boolean" : "number", vt, vt);
+                rc = gs_y_error(d, v, "label value at %s.%s must be a string, got the %s %s (quote it: \"%s\")",
+                                where(path), kt, pk == PK_BOOL ? "boolean" : "number", vt, vt);
+                break;
             }
         }
-        if (gs_labels_set(out, d->arena, k->text, val))
-            return gs_error_set(d->err, GS_ENOMEM, v->file, v->line, v->col, "out of memory");
+        kv[i] = (struct gs_kv){.key = k->text, .value = val};
     }
-    return 0;
+    /* All at once: sorted once, not inserted one by one (models/labels.c). */
+    if (!rc && gs_labels_set_all(out, d->arena, kv, n->n))
+        rc = gs_error_set(d->err, GS_ENOMEM, n->file, n->line, n->col, "out of memory");
+    gs_free(kv);
+    return rc;
 }

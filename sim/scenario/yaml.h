@@ -8,6 +8,7 @@
 #define GPUSIM_SCENARIO_YAML_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -36,11 +37,23 @@ struct gs_ynode {
     int n;
 };
 
+/* Size limits of the loader's input files, in bytes: a file must be smaller (base/readfile.h;
+ * docs/scenario-format.md, "Input files and their size limits"). */
+#define GS_SCN_SCENARIO_LIMIT ((size_t)1 << 30) /* the scenario: 1 GiB */
+/* spec.workloads[].manifest files: 3 MiB, kube-apiserver's default MaxRequestBodyBytes
+ * (k8s.io/apiserver/pkg/server/config.go), the largest object `kubectl apply` can send. */
+#define GS_SCN_MANIFEST_LIMIT ((size_t)3 << 20)
+#define GS_SCN_CATALOG_LIMIT ((size_t)16 << 20) /* gpus.yaml, operands.yaml, mig-profiles.yaml */
+#define GS_SCN_KUBECTL_LIMIT ((size_t)1 << 30) /* each kubectl list (nodes, pods): 1 GiB */
+
 /* Parse `path` (or `text` for gs_yaml_load_string, named `name` in messages) with libyaml into
- * a tree. Aliases are resolved (a merge key `<<` is an error). Duplicate keys in a mapping are
- * an error, as in kubectl. Returns 0, GS_EIO (file unreadable; err says why) or GS_EINVAL
- * (invalid or truncated YAML, with the position libyaml reports). Messages (err->msg never
- * holds the file:line:col, which are in err->file/line/col):
+ * a tree. The file is `what` ("a scenario file", "a workload manifest") and must be smaller than
+ * `limit` bytes (base/readfile.h: a larger one, or a FIFO or device giving as much, is refused
+ * with GS_EIO and "file too large: ..."). Aliases are resolved (a merge key `<<` is an error).
+ * Duplicate keys in a mapping are an error, as in kubectl, found through a hash of the keys (a
+ * mapping of N keys loads in O(N)). Returns 0, GS_EIO (file unreadable or too large; err says
+ * why) or GS_EINVAL (invalid or truncated YAML, with the position libyaml reports). Messages
+ * (err->msg never holds the file:line:col, which are in err->file/line/col):
  *   invalid YAML: <libyaml problem> (<libyaml context> started at line L column C)
  *   duplicate key 'x' (already set at line L column C)
  *   merge keys ('<<') are not supported: write the keys out
@@ -54,7 +67,8 @@ struct gs_ynode {
  * Aliases share the anchored node (not copied): treat the tree as read-only (load.c copies
  * the containers on a --set path before changing them). An explicit `!!str` tag makes a
  * scalar non-plain. */
-int gs_yaml_load_file(const char *path, struct gs_arena *a, struct gs_ynode **root, struct gs_error *err);
+int gs_yaml_load_file(const char *path, const char *what, size_t limit, struct gs_arena *a, struct gs_ynode **root,
+                      struct gs_error *err);
 int gs_yaml_load_string(const char *name, const char *text, struct gs_arena *a, struct gs_ynode **root,
                         struct gs_error *err);
 
@@ -73,11 +87,14 @@ struct gs_ynode *gs_y_get(const struct gs_ynode *m, const char *key);
 
 /* ---- the decoder context: where errors go, where memory comes from */
 
+struct gs_scn_names;
+
 struct gs_ydec {
     struct gs_error *err;
     struct gs_arena *arena;
     struct gs_world *world; /* resources are interned here */
     const char *dir;        /* directory of the scenario file, for relative manifest paths */
+    struct gs_scn_names *names; /* the loader's name indexes (podspec.h); NULL: lookups scan */
 };
 
 /* Fill dec->err at node `n` ("<msg>"), code GS_EINVAL; returns GS_EINVAL. */
