@@ -17,6 +17,7 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/intern.h"
 #include "sim/controller.h"
 
 enum { TIMER_RESTART = 0 };
@@ -45,16 +46,27 @@ static void destroy(void *state)
     gs_free(state);
 }
 
-static int copy_labels(struct gs_arena *a, const struct gs_labels *from, struct gs_labels *to)
+/* Set `key` to `value` in `l`, which has room for one more pair, sharing both strings (no copy). */
+static void set_shared(struct gs_labels *l, const char *key, const char *value)
 {
-    memset(to, 0, sizeof *to);
-    for (int i = 0; i < from->n; i++)
-        if (gs_labels_set(to, a, from->kv[i].key, from->kv[i].value))
-            return GS_ENOMEM;
-    return 0;
+    int pos = 0;
+    while (pos < l->n && strcmp(l->kv[pos].key, key) < 0)
+        pos++;
+    if (pos < l->n && strcmp(l->kv[pos].key, key) == 0) {
+        l->kv[pos].value = value;
+        return;
+    }
+    memmove(&l->kv[pos + 1], &l->kv[pos], sizeof *l->kv * (size_t)(l->n - pos));
+    l->kv[pos].key = key;
+    l->kv[pos].value = value;
+    l->n++;
 }
 
-/* A copy of `base` labelled for group `g`, worker `k` (0: the leader). Arena storage. */
+/* A copy of `base` labelled for group `g`, worker `k` (0: the leader). Arena storage: the
+ * template and one label array of exactly its size. The strings are shared, not copied: the
+ * base template's (world arena), the label keys (static), the workload's name and the indexes
+ * (interned in the cluster's table, one copy per distinct number). A pod of a LeaderWorkerSet
+ * costs this template on top of a pod's record (GS_MEM_PER_LWS_POD in sim/limits.h). */
 static const struct gs_pod_template *member_template(struct gs_cluster *c, const struct gs_workload *wl,
                                                      const struct gs_pod_template *base, int g, int k)
 {
@@ -63,14 +75,23 @@ static const struct gs_pod_template *member_template(struct gs_cluster *c, const
     char gs[16], ks[16];
     snprintf(gs, sizeof gs, "%d", g);
     snprintf(ks, sizeof ks, "%d", k);
-    if (!t)
+    const char *gv = gs_intern(&c->messages, gs), *kv = gs_intern(&c->messages, ks);
+    if (!t || !gv || !kv)
         return NULL;
     *t = *base;
-    if (copy_labels(a, &base->labels, &t->labels) ||
-        gs_labels_set(&t->labels, a, "leaderworkerset.sigs.k8s.io/name", wl->name) ||
-        gs_labels_set(&t->labels, a, "leaderworkerset.sigs.k8s.io/group-index", gs) ||
-        gs_labels_set(&t->labels, a, "leaderworkerset.sigs.k8s.io/worker-index", ks))
+    int cap = base->labels.n + 3;
+    t->labels.kv = gs_arena_alloc(a, sizeof *t->labels.kv * (size_t)cap);
+    if (!t->labels.kv)
         return NULL;
+    t->labels.cap = cap;
+    t->labels.n = base->labels.n; /* sorted, one pair a key */
+    for (int i = 0; i < base->labels.n; i++) {
+        t->labels.kv[i].key = base->labels.kv[i].key;
+        t->labels.kv[i].value = base->labels.kv[i].value ? base->labels.kv[i].value : "";
+    }
+    set_shared(&t->labels, "leaderworkerset.sigs.k8s.io/name", wl->name);
+    set_shared(&t->labels, "leaderworkerset.sigs.k8s.io/group-index", gv);
+    set_shared(&t->labels, "leaderworkerset.sigs.k8s.io/worker-index", kv);
     return t;
 }
 

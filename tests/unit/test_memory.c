@@ -239,3 +239,91 @@ Test(memory, limits_are_refused_at_load)
     cr_assert(eq(i64, size.memory_bytes, GS_MEM_BASE + 8 * GS_MEM_PER_NODE + 72003 * GS_MEM_PER_POD));
     gs_scenario_free(&sc);
 }
+
+/* A LeaderWorkerSet of `replicas` groups of `size`, on 16 8-GPU nodes, with `events` appended. */
+static const char *lws_scenario(const char *name, int replicas, int size, const char *events)
+{
+    static char yaml[2048];
+    snprintf(yaml, sizeof yaml,
+             "apiVersion: gpusim/v1alpha1\n"
+             "kind: Scenario\n"
+             "metadata: {name: %s}\n"
+             "spec:\n"
+             "  horizon: 5m\n"
+             "  cluster:\n"
+             "    nodePools:\n"
+             "    - {name: gpu, count: 16, gpu: {product: NVIDIA-A100-SXM4-80GB, count: 8}, capacity: {cpu: '64', memory: 512Gi}}\n"
+             "  workloads:\n"
+             "  - arrival: {at: 0s}\n"
+             "    manifest:\n"
+             "      apiVersion: leaderworkerset.x-k8s.io/v1\n"
+             "      kind: LeaderWorkerSet\n"
+             "      metadata: {name: serve}\n"
+             "      spec:\n"
+             "        replicas: %d\n"
+             "        leaderWorkerTemplate:\n"
+             "          size: %d\n"
+             "          workerTemplate:\n"
+             "            spec:\n"
+             "              containers:\n"
+             "              - {name: c, resources: {limits: {nvidia.com/gpu: 1}}}\n"
+             "%s",
+             name, replicas, size, events);
+    return write_scenario(name, yaml);
+}
+
+Test(memory, leaderworkerset_pods_within_the_bound)
+{
+    /* 40 groups of 1000: each pod has its own template (1,336 bytes) besides its record. Before
+     * LWS pods were counted at that cost, the bound was 88 MiB and the run peaked above it. */
+    const char *path = lws_scenario("lws", 40, 1000, "");
+    int64_t bound = bound_of(path);
+    cr_assert(eq(i64, bound, GS_MEM_BASE + 16 * GS_MEM_PER_NODE + 40000 * (GS_MEM_PER_POD + GS_MEM_PER_LWS_POD)));
+    int status;
+    int64_t peak = peak_of_run(path, "lws", 0, &status);
+    cr_assert(eq(int, WIFEXITED(status) && WEXITSTATUS(status) == 0, 1), "status %d", status);
+    cr_log_info("40,000 LeaderWorkerSet pods: peak %lld KiB, bound %lld KiB", (long long)peak >> 10,
+                (long long)bound >> 10);
+    cr_assert(le(i64, peak, bound));
+}
+
+Test(memory, leaderworkerset_scale_events_count)
+{
+    /* 1 group of 1000 scaled to 50 at 1m, down to 10 at 2m and up to 30 at 3m: 50 + 20 groups
+     * are created over the run. Before scale events were counted, validate said 1000 pods (65
+     * MiB) and the run peaked above that. */
+    const char *path = lws_scenario("scale", 1, 1000,
+                                    "  events:\n"
+                                    "  - {at: 1m, scale: {kind: LeaderWorkerSet, name: serve, replicas: 50}}\n"
+                                    "  - {at: 2m, scale: {kind: LeaderWorkerSet, name: serve, replicas: 10}}\n"
+                                    "  - {at: 3m, scale: {kind: LeaderWorkerSet, name: serve, replicas: 30}}\n"
+                                    "  - {at: 6m, scale: {kind: LeaderWorkerSet, name: serve, replicas: 9000}}\n");
+    struct gs_scenario sc;
+    struct gs_error err = {0};
+    cr_assert(eq(int, gs_scenario_load(path, NULL, 0, -1, -1, &sc, &err), 0), "%s", err.msg);
+    struct gs_scenario_size size;
+    gs_scenario_size(&sc, &size);
+    gs_scenario_free(&sc);
+    /* (the event at 6m is after the horizon: it does not run) */
+    cr_assert(eq(i64, size.pods, 70000));
+    int64_t bound = bound_of(path);
+    int status;
+    int64_t peak = peak_of_run(path, "scale", 0, &status);
+    cr_assert(eq(int, WIFEXITED(status) && WEXITSTATUS(status) == 0, 1), "status %d", status);
+    cr_log_info("LeaderWorkerSet scaled to 70,000 pods: peak %lld KiB, bound %lld KiB", (long long)peak >> 10,
+                (long long)bound >> 10);
+    cr_assert(le(i64, peak, bound));
+
+    /* a scale past the pod limit is refused at the event */
+    path = lws_scenario("scale-big", 1, 1000,
+                        "  events:\n"
+                        "  - {at: 1m, scale: {kind: LeaderWorkerSet, name: serve, replicas: 2000}}\n"
+                        "  - {at: 2m, scale: {kind: LeaderWorkerSet, name: serve, replicas: 10000}}\n");
+    memset(&err, 0, sizeof err);
+    cr_assert(eq(int, gs_scenario_load(path, NULL, 0, -1, -1, &sc, &err), GS_EINVAL));
+    cr_assert(eq(int, err.line, 25));
+    cr_assert(eq(str, err.msg,
+                 "the workloads create 10000000 pods over the run (LeaderWorkerSet serve 10000000, scaled to 10000 "
+                 "groups of 1000 here); gpusim runs at most 5000000 pods (lower the replicas; the limits are in "
+                 "docs/scenario-format.md, \"Limits and memory\")"));
+}
