@@ -13,9 +13,9 @@ static const char usage[] =
     "Print NODE as `kubectl describe node` would: labels, taints, capacity, allocatable,\n"
     "kernel, the GPU Operator's pods with their status, and the pods bound to it, at simulated\n"
     "time DURATION (Go syntax: 25m, 1h30m; default: the end of the run), from the trace alone.\n"
-    "An incomplete trace (killed, interrupted or failed run) is described as far as it goes,\n"
-    "with a note of up to which simulated time it is complete, and exits 5 unless\n"
-    "--allow-incomplete is given.\n";
+    "An incomplete trace (killed, interrupted or failed run) is described as far as it goes\n"
+    "(by default at the simulated time it is complete up to), with a note of that time, and\n"
+    "exits 5 unless --allow-incomplete is given.\n";
 
 int gs_cmd_describe(int argc, char **argv)
 {

@@ -242,7 +242,12 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
     if (rc == 0 && at_us < 0) {
         at_us = INT64_MAX;
         if (sqlite3_prepare_v2(db,
-                               "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM run WHERE key = 'end_us'),"
+                               /* An incomplete trace is described where it is complete (its pods
+                                * are as of then too: reports/open.h); a killed one has no end_us. */
+                               "SELECT coalesce((SELECT CAST(value AS INTEGER) FROM run WHERE key = 'complete_until_us'"
+                               " AND coalesce((SELECT value FROM run WHERE key = 'status'), '') <> 'complete'"
+                               " AND CAST(value AS INTEGER) >= 0),"
+                               " (SELECT CAST(value AS INTEGER) FROM run WHERE key = 'end_us'),"
                                " (SELECT max(t_us) FROM node_event))",
                                -1, &st, NULL) == SQLITE_OK &&
             sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/error.h"
 #include "models/quantity.h"
@@ -42,10 +43,30 @@ static int64_t pragma_int(sqlite3 *db, const char *sql, int *sqlrc)
     return v;
 }
 
-int gs_report_open(const char *path, sqlite3 **db, char *errbuf, int errlen)
+/* What kind of file a stat mode is, for the message refusing it. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+                         : "not a regular file";
+}
+
+/* gs_report_open without the pod view (pods_as_of); gs_report_trace_state needs only run. */
+static int open_checked(const char *path, sqlite3 **db, char *errbuf, int errlen)
 {
     *db = NULL;
     sqlite3 *d = NULL;
+    /* SQLite would block for ever reading a FIFO and cannot use a device or socket: only a
+     * regular file (or a symbolic link to one) is a trace. A path that does not exist is left
+     * to SQLite, whose message names the cause. */
+    struct stat sb;
+    int have_stat = stat(path, &sb) == 0;
+    if (have_stat && !S_ISREG(sb.st_mode))
+        return set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (%s, not a regular file)", path,
+                       file_kind(sb.st_mode));
     int src = gs_trace_db_open(path, true, &d);
     if (src != SQLITE_OK) {
         int sys = d ? sqlite3_system_errno(d) : 0;
@@ -68,8 +89,21 @@ int gs_report_open(const char *path, sqlite3 **db, char *errbuf, int errlen)
     } else if (app != GS_TRACE_APPLICATION_ID &&
                (app != 0 || pragma_int(d, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'run'",
                                        &sqlrc) != 1)) {
-        rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (an SQLite database of something else)",
-                     path);
+        /* SQLite reads an empty file, and one too short to hold a database header, as an empty
+         * database (0 pages, WAL included); a run stopped at once (a file size limit) leaves a
+         * database with no tables. Say which rather than "something else". */
+        int64_t pages = pragma_int(d, "PRAGMA page_count", &sqlrc);
+        int64_t objects = pages > 0 ? pragma_int(d, "SELECT count(*) FROM sqlite_schema", &sqlrc) : 0;
+        if (pages == 0 && have_stat && sb.st_size == 0)
+            rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (the file is empty)", path);
+        else if (pages == 0)
+            rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (not an SQLite database)", path);
+        else if (objects == 0)
+            rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (an empty SQLite database: no tables)",
+                         path);
+        else
+            rc = set_err(errbuf, errlen, GS_EINVAL,
+                         "'%s' is not a gpusim trace (an SQLite database of something else)", path);
     } else if (version <= 0) {
         rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (no schema version)", path);
     } else if (version > GS_TRACE_SCHEMA_VERSION) {
@@ -77,6 +111,106 @@ int gs_report_open(const char *path, sqlite3 **db, char *errbuf, int errlen)
                      path, version, GS_TRACE_SCHEMA_VERSION);
     }
     if (rc != 0) {
+        sqlite3_close(d);
+        return rc;
+    }
+    *db = d;
+    return 0;
+}
+
+/* Shadow main.pod with a TEMP table `pod` (unqualified names find TEMP first) holding each pod
+ * as of `until_us` (INT64_MAX: all the trace holds), for a trace whose pod rows are not final
+ * (gs_report_open). A pod whose row says it ended by then keeps that row: ending rewrites it
+ * (sim/cluster/pods.c); every other pod created by then gets scheduled_us, node_id,
+ * started_us, phase (Running once Started, else Pending) and message (its last
+ * FailedScheduling while unbound) from its pod_event rows up to until_us. One pass over
+ * pod_event: a killed trace has no index on it yet. Returns an SQLite result code. */
+static int pods_as_of(sqlite3 *d, int64_t until_us)
+{
+    sqlite3_stmt *st = NULL;
+    int src = sqlite3_exec(d,
+                           "CREATE TEMP TABLE pod(id INTEGER PRIMARY KEY, name TEXT, workload TEXT, pod_group TEXT,"
+                           " priority INT, cpu_m INT, memory_b INT, gpu INT, created_us INT, scheduled_us INT,"
+                           " started_us INT, finished_us INT, node_id INT, phase TEXT, message TEXT)",
+                           NULL, NULL, NULL);
+    if (src != SQLITE_OK)
+        return src;
+    src = sqlite3_prepare_v2(
+        d,
+        "INSERT INTO temp.pod"
+        " SELECT * FROM main.pod WHERE finished_us IS NOT NULL AND finished_us <= ?1"
+        " UNION ALL"
+        " SELECT p.id, p.name, p.workload, p.pod_group, p.priority, p.cpu_m, p.memory_b, p.gpu, p.created_us,"
+        "  ev.sched, ev.started, NULL,"
+        "  CASE WHEN ev.sched IS NOT NULL THEN coalesce((SELECT n.id FROM main.node n WHERE n.name ="
+        "   (SELECT substr(s.message, instr(s.message, ' to ') + 4) FROM main.pod_event s"
+        "    WHERE s.rowid = ev.sched_row)), p.node_id) END,"
+        "  CASE WHEN ev.started IS NOT NULL THEN 'Running' ELSE 'Pending' END,"
+        "  CASE WHEN ev.sched IS NULL THEN (SELECT f.message FROM main.pod_event f WHERE f.rowid = ev.fs_row) END"
+        " FROM main.pod p LEFT JOIN (SELECT pod_id,"
+        "   min(CASE WHEN reason = 'Scheduled' THEN t_us END) AS sched,"
+        "   max(CASE WHEN reason = 'Scheduled' THEN rowid END) AS sched_row,"
+        "   min(CASE WHEN reason = 'Started' THEN t_us END) AS started,"
+        "   max(CASE WHEN reason = 'FailedScheduling' THEN rowid END) AS fs_row"
+        "   FROM main.pod_event WHERE t_us <= ?1 GROUP BY pod_id) ev ON ev.pod_id = p.id"
+        " WHERE p.created_us <= ?1 AND NOT (p.finished_us IS NOT NULL AND p.finished_us <= ?1)"
+        " ORDER BY 1",
+        -1, &st, NULL);
+    if (src == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, until_us);
+        src = sqlite3_step(st);
+        if (src == SQLITE_DONE)
+            src = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return src;
+}
+
+/* Whether the trace's pod rows need pods_as_of, and up to when: a trace that is not complete,
+ * written with events (a summary-level trace has only its pod rows). *until_us is
+ * run.complete_until_us, or INT64_MAX when no checkpoint said it. */
+static int needs_pods_as_of(sqlite3 *d, bool *needed, int64_t *until_us)
+{
+    sqlite3_stmt *st = NULL;
+    *needed = false;
+    *until_us = INT64_MAX;
+    int src = sqlite3_prepare_v2(d,
+                                 "SELECT (SELECT value FROM main.run WHERE key = 'status'),"
+                                 " (SELECT value FROM main.run WHERE key = 'trace_level'),"
+                                 " (SELECT value FROM main.run WHERE key = 'complete_until_us'),"
+                                 " (SELECT count(*) FROM main.sqlite_schema WHERE type = 'table'"
+                                 "  AND name IN ('pod', 'pod_event', 'node'))",
+                                 -1, &st, NULL);
+    if (src == SQLITE_OK && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *status = (const char *)sqlite3_column_text(st, 0);
+        const char *level = (const char *)sqlite3_column_text(st, 1);
+        const char *until = (const char *)sqlite3_column_text(st, 2);
+        *needed = (!status || strcmp(status, "complete") != 0) && !(level && strcmp(level, "summary") == 0) &&
+                  sqlite3_column_int(st, 3) == 3;
+        char *end = NULL;
+        long long u = until ? strtoll(until, &end, 10) : -1;
+        if (until && end != until && *end == '\0' && u >= 0)
+            *until_us = u;
+        src = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return src;
+}
+
+int gs_report_open(const char *path, sqlite3 **db, char *errbuf, int errlen)
+{
+    sqlite3 *d;
+    int rc = open_checked(path, &d, errbuf, errlen);
+    if (rc != 0)
+        return rc;
+    bool needed;
+    int64_t until;
+    int src = needs_pods_as_of(d, &needed, &until);
+    if (src == SQLITE_OK && needed)
+        src = pods_as_of(d, until);
+    if (src != SQLITE_OK) {
+        rc = set_err(errbuf, errlen, src == SQLITE_NOMEM ? GS_ENOMEM : GS_ESQL, "trace '%s': %s", path,
+                     sqlite3_errmsg(d));
         sqlite3_close(d);
         return rc;
     }
@@ -110,7 +244,7 @@ int gs_report_trace_state(const char *path, struct gs_report_state *s, char *err
     memset(s, 0, sizeof *s);
     s->complete_until_us = -1;
     sqlite3 *db;
-    int rc = gs_report_open(path, &db, errbuf, errlen);
+    int rc = open_checked(path, &db, errbuf, errlen);
     if (rc != 0)
         return rc;
     char until[32];
@@ -140,9 +274,12 @@ void gs_report_incomplete_note(const char *path, const struct gs_report_state *s
                       : strcmp(s->status, "failed") == 0      ? " (the run failed)"
                                                               : "";
     char t[64];
-    if (s->complete_until_us < 0)
-        snprintf(t, sizeof t, "no simulated time (no checkpoint was committed)");
-    else if (gs_duration_format(s->complete_until_us, t, sizeof t) < 0)
+    if (s->complete_until_us < 0) {
+        snprintf(buf, n, "trace '%s' is incomplete: status %s%s; complete up to no simulated time (no checkpoint was"
+                 " committed)", path, s->status, why);
+        return;
+    }
+    if (gs_duration_format(s->complete_until_us, t, sizeof t) < 0)
         snprintf(t, sizeof t, "%" PRId64 "us", s->complete_until_us);
     snprintf(buf, n, "trace '%s' is incomplete: status %s%s; complete up to %s of simulated time", path,
              s->status, why, t);

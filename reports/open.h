@@ -8,9 +8,19 @@
  * read-only and check that it is a gpusim trace this build reads: application_id
  * GS_TRACE_APPLICATION_ID (or 0 with a `run` table: traces written before the id existed)
  * and a schema version from 1 to GS_TRACE_SCHEMA_VERSION.
+ * Anything but a regular file (or a symbolic link to one) is refused before SQLite reads it:
+ * a FIFO would block for ever.
+ * For a trace whose run.status is not complete, written with events, the connection's `pod`
+ * is a TEMP table shadowing main.pod (unqualified names find TEMP first): each pod as of
+ * run.complete_until_us (µs; all the trace holds when absent), its phase (Running / Pending),
+ * scheduled_us, started_us, node_id and message derived from pod_event rows up to then, since
+ * a killed run's pod rows are those written at creation (sim/cluster/pods.c rewrites a row
+ * only when its pod ends, and every row at close); a pod whose row ended by then keeps it, and
+ * pods created later are left out (docs/trace-schema.md, "How a run's end is marked").
  * Returns 0 and sets *db (caller closes it with sqlite3_close), or GS_EIO (cannot open or
- * read), GS_EINVAL (not a gpusim trace), GS_ENOTSUP (a newer schema), GS_ENOMEM, with
- * errbuf (size errlen; may be NULL) saying why; *db is NULL then. */
+ * read), GS_EINVAL (not a gpusim trace: not a regular file, empty, not SQLite, no tables, or
+ * something else), GS_ENOTSUP (a newer schema), GS_ESQL (the pods cannot be derived),
+ * GS_ENOMEM, with errbuf (size errlen; may be NULL) saying why; *db is NULL then. */
 int gs_report_open(const char *path, sqlite3 **db, char *errbuf, int errlen);
 
 #endif

@@ -57,7 +57,8 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
 int gs_report_checks_failed(const char *trace_path);
 
 /* Print node `node` as `kubectl describe node` shows it, at simulated time `at_us`
- * (microseconds; < 0: the end of the run), rebuilt from the trace's node_event rows alone
+ * (microseconds; < 0: the end of the run, or for an incomplete trace run.complete_until_us,
+ * where its pods are as reports/open.h derives them), rebuilt from the trace's node_event rows alone
  * (reports/describe.c): Name, At, Pool, Labels (sorted), Taints, Unschedulable, Ready,
  * Capacity, Allocatable, System Info (kernel), the GPU Operator's pods (Ready, Status, since
  * when) and the non-terminated pods bound to it. Needs a trace written at --trace-level
@@ -79,7 +80,8 @@ struct gs_report_state {
 int gs_report_trace_state(const char *path, struct gs_report_state *s, char *errbuf, int errlen);
 
 /* One line for an incomplete trace: "trace 'PATH' is incomplete: status running (the run was
- * killed, or is still writing); complete up to 1h2m0s of simulated time", into buf (size n). */
+ * killed, or is still writing); complete up to 1h2m0s of simulated time" (without a checkpoint:
+ * "...; complete up to no simulated time (no checkpoint was committed)"), into buf (size n). */
 void gs_report_incomplete_note(const char *path, const struct gs_report_state *s, char *buf, size_t n);
 
 #endif

@@ -47,5 +47,14 @@ if "$bin" describe "$tmp/t.db" nope 2>"$tmp/err.txt"; then echo "FAIL: unknown n
 expect "$tmp/err.txt" "no node named 'nope'"
 if "$bin" describe "$tmp/t.db" gpu-0 --at soon 2>/dev/null; then echo "FAIL: bad --at accepted"; fail=1; fi
 if "$bin" describe "$tmp/t.db" 2>/dev/null; then echo "FAIL: missing NODE accepted"; fail=1; fi
+# A FIFO is refused at once with exit 2 (SQLite would block reading it), by report and describe.
+mkfifo "$tmp/f.db"
+for cmd in report describe; do
+  rc=0
+  if [ $cmd = report ]; then timeout 10 "$bin" report "$tmp/f.db" 2>"$tmp/err.txt" || rc=$?
+  else timeout 10 "$bin" describe "$tmp/f.db" gpu-0 2>"$tmp/err.txt" || rc=$?; fi
+  [ $rc = 2 ] || { echo "FAIL: $cmd of a FIFO exits $rc, want 2"; fail=1; }
+  expect "$tmp/err.txt" "is not a gpusim trace \(a FIFO, not a regular file\)"
+done
 [ $fail -eq 0 ] && echo "1 passed, 0 failed"
 exit $fail

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -347,6 +348,220 @@ Test(report, errors)
     cr_assert_str_eq(err, want);
     free(out);
     cr_assert_eq(gs_report_checks_failed(path), GS_ENOTSUP);
+}
+
+/* A killed run whose pod rows are still those written at creation (a row is rewritten only
+ * when its pod ends, and for all at close): what happened since is in pod_event. Two one-GPU
+ * nodes; the last checkpoint is at 1m30s, and one pod's rows were committed after it (as they
+ * can be when a checkpoint's time is before the instant being dispatched). */
+static void created_row(struct gs_trace *t, int id, const char *name, gs_time created)
+{
+    struct gs_trace_pod p = {.id = id, .name = name, .workload = "w", .created_us = created,
+                             .scheduled_us = -1, .started_us = -1, .finished_us = -1, .node_id = -1,
+                             .phase = "Pending", .gpu = 1, .cpu_m = 500, .memory_b = 1 << 20};
+    cr_assert(eq(int, gs_trace_pod(t, &p), 0));
+    cr_assert(eq(int, gs_trace_pod_event(t, created, id, "Created", NULL), 0));
+}
+
+static int write_pods_and_die(void)
+{
+    struct gs_trace *t = NULL;
+    if (gs_trace_open(path, GS_TRACE_EVENTS, &t, NULL, 0) != 0)
+        return 10;
+    gs_trace_run_kv(t, "scenario", "killed");
+    gs_trace_node(t, 0, "gpu-0", "gpu", "NVIDIA-L4", 1);
+    gs_trace_node(t, 1, "gpu-1", "gpu", "NVIDIA-L4", 1);
+    for (int n = 0; n < 2; n++) {
+        gs_trace_node_event(t, 0, n, "Joined", "gpu", NULL);
+        gs_trace_node_event(t, 0, n, "Capacity", "nvidia.com/gpu", "1");
+        gs_trace_node_event(t, 0, n, "Allocatable", "nvidia.com/gpu", "1");
+    }
+    /* run-0: bound to gpu-1 at 0s, Running from 1s */
+    created_row(t, 0, "run-0", 0);
+    gs_trace_pod_event(t, 0, 0, "Scheduled", "Successfully assigned default/run-0 to gpu-1");
+    gs_trace_pod_event(t, 0, 0, "GpuAllocated", "gpu-1 gpu=0 milli=1000");
+    gs_trace_pod_event(t, GS_SEC(1), 0, "Started", NULL);
+    /* done-0: ran on gpu-0 from 1s, Succeeded at 30s (its row rewritten then) */
+    created_row(t, 1, "done-0", 0);
+    gs_trace_pod_event(t, 0, 1, "Scheduled", "Successfully assigned default/done-0 to gpu-0");
+    gs_trace_pod_event(t, 0, 1, "GpuAllocated", "gpu-0 gpu=0 milli=1000");
+    gs_trace_pod_event(t, GS_SEC(1), 1, "Started", NULL);
+    gs_trace_pod_event(t, GS_SEC(30), 1, "Completed", NULL);
+    struct gs_trace_pod done = {.id = 1, .name = "done-0", .workload = "w", .created_us = 0, .scheduled_us = 0,
+                                .started_us = GS_SEC(1), .finished_us = GS_SEC(30), .node_id = 0,
+                                .phase = "Succeeded", .gpu = 1, .cpu_m = 500, .memory_b = 1 << 20};
+    gs_trace_pod(t, &done);
+    /* wait-0: never bound */
+    created_row(t, 2, "wait-0", 0);
+    gs_trace_pod_event(t, GS_SEC(2), 2, "FailedScheduling", MSG_B);
+    /* bound-0: bound to gpu-0 at 40s, not started */
+    created_row(t, 3, "bound-0", GS_SEC(10));
+    gs_trace_pod_event(t, GS_SEC(10), 3, "FailedScheduling", MSG_A);
+    gs_trace_pod_event(t, GS_SEC(40), 3, "Scheduled", "Successfully assigned default/bound-0 to gpu-0");
+    gs_trace_pod_event(t, GS_SEC(40), 3, "GpuAllocated", "gpu-0 gpu=0 milli=1000");
+    /* late-0: created after the time the trace is complete up to */
+    created_row(t, 4, "late-0", GS_SEC(100));
+    if (gs_trace_checkpoint(t, GS_SEC(90)) != 0)
+        return 11;
+    return 0;
+}
+
+static void kill_writer(int (*writer)(void))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0)
+        _exit(writer());
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(eq(int, WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0));
+}
+
+Test(report, killed_run_pods_come_from_pod_events)
+{
+    kill_writer(write_pods_and_die);
+    char err[256] = "";
+    char *out = summary(partial, 0, err, sizeof err);
+    cr_assert(eq(str, out,
+                 "Scenario:    killed\n"
+                 "Seed:        ?\n"
+                 "Kubernetes:  ?\n"
+                 "Status:      running\n"
+                 "run incomplete: status=running, complete up to 1m30s of simulated time\n"
+                 "Simulated:   1m40s (last committed)\n"
+                 "Nodes:       2\n"
+                 "  gpu  2 nodes, 2 GPUs NVIDIA-L4\n"
+                 "Pods:        4 (Pending 2, Running 1, Succeeded 1, Failed 0, Rejected 0)\n"
+                 "GPUs:        no samples\n"
+                 "\n"
+                 "Pending (2):\n"
+                 "  wait-0   " MSG_B "\n"
+                 /* bound, not started: the summary shows its last FailedScheduling, as ever */
+                 "  bound-0  " MSG_A "\n"
+                 "\n"
+                 "checks: 0 passed, 0 failed\n"));
+    free(out);
+}
+
+/* gs_report_describe's output from its "Devices:" line on, and its "At:" line. */
+static char *describe(const char *node, int64_t at_us, char *at_line, size_t n)
+{
+    char *buf = NULL, err[256] = "";
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    cr_assert_not_null(m);
+    int rc = gs_report_describe(partial, node, at_us, m, err, sizeof err);
+    fclose(m);
+    cr_assert(eq(int, rc, 0), "%s", err);
+    const char *at = strstr(buf, "At:");
+    cr_assert_not_null(at, "%s", buf);
+    snprintf(at_line, n, "%.*s", (int)strcspn(at, "\n"), at);
+    const char *dev = strstr(buf, "Devices:");
+    cr_assert_not_null(dev, "%s", buf);
+    char *tail = strdup(dev);
+    free(buf);
+    return tail;
+}
+
+Test(report, killed_run_describe_shows_bound_pods_where_complete)
+{
+    kill_writer(write_pods_and_die);
+    char at[128];
+    /* no --at: where the trace is complete, not the latest time in it */
+    char *out = describe("gpu-1", -1, at, sizeof at);
+    cr_assert(eq(str, at, "At:                 1m30s"));
+    cr_assert(eq(str, out,
+                 "Devices:              (1 GPUs NVIDIA-L4)\n"
+                 "  GPU 0   MIG disabled                 free    0m  run-0 1000m\n"
+                 "Non-terminated Pods:  (1 in total)\n"
+                 "  Name   Status     CPU Requests  Memory Requests   nvidia.com/gpu\n"
+                 "  run-0  Running    500m          1Mi               1\n"));
+    free(out);
+    out = describe("gpu-0", -1, at, sizeof at);
+    cr_assert(eq(str, out,
+                 "Devices:              (1 GPUs NVIDIA-L4)\n"
+                 "  GPU 0   MIG disabled                 free    0m  bound-0 1000m\n"
+                 "Non-terminated Pods:  (1 in total)\n"
+                 "  Name     Status     CPU Requests  Memory Requests   nvidia.com/gpu\n"
+                 "  bound-0  Pending    500m          1Mi               1\n"));
+    free(out);
+    /* before done-0 ended */
+    out = describe("gpu-0", GS_SEC(20), at, sizeof at);
+    cr_assert(eq(str, at, "At:                 20s"));
+    cr_assert(eq(str, out,
+                 "Devices:              (1 GPUs NVIDIA-L4)\n"
+                 "  GPU 0   MIG disabled                 free    0m  done-0 1000m\n"
+                 "Non-terminated Pods:  (1 in total)\n"
+                 "  Name    Status     CPU Requests  Memory Requests   nvidia.com/gpu\n"
+                 "  done-0  Running    500m          1Mi               1\n"));
+    free(out);
+}
+
+Test(report, a_fifo_is_refused_not_read, .timeout = 20)
+{
+    cr_assert(eq(int, mkfifo(path, 0600), 0));
+    char err[512] = "", want[512];
+    char *out = summary(path, GS_EINVAL, err, sizeof err);
+    snprintf(want, sizeof want, "'%s' is not a gpusim trace (a FIFO, not a regular file)", path);
+    cr_assert(eq(str, err, want));
+    free(out);
+    FILE *m = fopen("/dev/null", "w");
+    cr_assert_not_null(m);
+    cr_assert(eq(int, gs_report_describe(path, "gpu-0", -1, m, err, sizeof err), GS_EINVAL));
+    fclose(m);
+    cr_assert(eq(str, err, want));
+    struct gs_report_state st;
+    cr_assert(eq(int, gs_report_trace_state(path, &st, err, sizeof err), GS_EINVAL));
+    cr_assert(eq(str, err, want));
+    /* a directory too */
+    out = summary(dir, GS_EINVAL, err, sizeof err);
+    snprintf(want, sizeof want, "'%s' is not a gpusim trace (a directory, not a regular file)", dir);
+    cr_assert(eq(str, err, want));
+    free(out);
+}
+
+Test(report, empty_short_and_tableless_files_are_named)
+{
+    char err[512] = "", want[512];
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    char *out = summary(path, GS_EINVAL, err, sizeof err);
+    snprintf(want, sizeof want, "'%s' is not a gpusim trace (the file is empty)", path);
+    cr_assert(eq(str, err, want));
+    free(out);
+
+    /* too short for a database header: SQLite reads it as an empty database */
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("x", f);
+    fclose(f);
+    out = summary(path, GS_EINVAL, err, sizeof err);
+    snprintf(want, sizeof want, "'%s' is not a gpusim trace (not an SQLite database)", path);
+    cr_assert(eq(str, err, want));
+    free(out);
+
+    /* an SQLite database with nothing in it (a run stopped before its first table) */
+    unlink(path);
+    sqlite3 *db;
+    cr_assert(eq(int, sqlite3_open(path, &db), SQLITE_OK));
+    cr_assert(eq(int, sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK));
+    sqlite3_close(db);
+    out = summary(path, GS_EINVAL, err, sizeof err);
+    snprintf(want, sizeof want, "'%s' is not a gpusim trace (an empty SQLite database: no tables)", path);
+    cr_assert(eq(str, err, want));
+    free(out);
+}
+
+Test(report, incomplete_note_without_a_checkpoint)
+{
+    struct gs_report_state st = {.status = "failed", .complete_until_us = -1};
+    char note[512];
+    gs_report_incomplete_note("t.db.partial", &st, note, sizeof note);
+    cr_assert(eq(str, note,
+                 "trace 't.db.partial' is incomplete: status failed (the run failed); complete up to no simulated "
+                 "time (no checkpoint was committed)"));
 }
 
 static int64_t q_int(sqlite3 *db, const char *sql)
