@@ -103,6 +103,8 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
     memset(res, 0, sizeof *res);
     struct gs_trace *trace;
     int rc = gs_trace_open(o->trace_path, o->trace_level, &trace, errbuf, errlen);
+    if (rc == 0)
+        gs_trace_set_stop(trace, o->stop);
     if (rc)
         return rc;
     int kv_err = 0;
@@ -167,6 +169,11 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
         snprintf(errbuf, (size_t)errlen, "%s", gs_trace_errmsg(trace));
     char cerr[512] = "";
     int crc = gs_trace_finish(trace, status, end, &res->trace_at_path, cerr, sizeof cerr);
+    if (crc == GS_EINTERRUPTED) {
+        /* Stopped while the trace's indexes were built: the trace says so. */
+        res->status = "interrupted";
+        crc = 0;
+    }
     if (!rc && crc) {
         rc = crc;
         snprintf(errbuf, (size_t)errlen, "%s", cerr);

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -71,6 +72,7 @@ enum gs_trace_stmt {
     ST_SAMPLE,
     ST_OBJECT,
     ST_CHECK,
+    ST_STATUS,
     ST_COUNT
 };
 
@@ -94,9 +96,18 @@ static const char *const stmt_sql[ST_COUNT] = {
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_CHECK] = "INSERT OR REPLACE INTO expect_check(idx, line, what, pass, detail)"
                  " VALUES (?1, ?2, ?3, ?4, ?5)",
+    /* In place: the status row keeps its position (rowid) in the run table. */
+    [ST_STATUS] = "UPDATE run SET value = ?1 WHERE key = 'status'",
 };
 
 static const char *const level_names[] = {"summary", "events", "full"};
+
+/* SQLite's unix VFS takes absolute paths of at most 512 bytes (mxPathname). */
+#define GS_TRACE_SQLITE_PATH_MAX 512
+
+/* How long gs_trace_finish waits for another connection (a reader of the running trace) to
+ * let go before it settles the file, in milliseconds. */
+#define GS_TRACE_FINISH_BUSY_MS 5000
 
 /* The pod's last pod_event row, when it is a FailedScheduling: what the next one must match
  * to be folded into it. Only pods whose last event is a FailedScheduling have one (gs_trace's
@@ -117,6 +128,7 @@ struct gs_trace {
     char *partial;    /* where it is written meanwhile (gs_trace_partial_path) */
     char *lock_path;  /* the lock file of the final name */
     int lock_fd;      /* held (flock) while the run writes; -1 none */
+    volatile const int *stop; /* nonzero: stop the work of gs_trace_finish (gs_trace_set_stop) */
     struct gs_intmap lastfs;        /* pod id -> struct gs_trace_lastfs (the value size is
                                      * set at the first pod event: lastfs_map) */
     char err[1024];
@@ -396,15 +408,63 @@ static int check_dir(const char *path, char *errbuf, int errlen)
     return 0;
 }
 
+/* The files written beside the target must have names the file system and SQLite take:
+ * PATH.partial-journal (the longest) at most NAME_MAX bytes in its directory, and at most
+ * GS_TRACE_SQLITE_PATH_MAX bytes as an absolute path (SQLite's unix VFS: mxPathname 512, which
+ * the journal's full name must fit too). Refused up front with the reason, instead of a
+ * misleading "No such file or directory" from SQLite or "not a gpusim trace" from lstat. */
+static int check_name_length(const char *path, char *errbuf, int errlen)
+{
+    static const char longest[] = ".partial-journal";
+    char dir[4096];
+    dir_of(path, dir, sizeof dir);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    long name_max = pathconf(dir, _PC_NAME_MAX);
+    if (name_max <= 0)
+        name_max = NAME_MAX;
+    size_t need = strlen(base) + strlen(longest);
+    if (need > (size_t)name_max) {
+        set_buf(errbuf, errlen,
+                "cannot create trace '%s': its file name is %zu bytes; gpusim also writes '<name>%s' beside "
+                "it, which must fit in %ld bytes: choose a shorter name",
+                path, strlen(base), longest, name_max);
+        return GS_EIO;
+    }
+    char cwd[4096] = "";
+    size_t abs_len = strlen(path) + strlen(longest);
+    if (path[0] != '/') {
+        if (!getcwd(cwd, sizeof cwd))
+            cwd[0] = '\0';
+        abs_len += strlen(cwd) + 1;
+    }
+    if (abs_len > GS_TRACE_SQLITE_PATH_MAX) {
+        set_buf(errbuf, errlen,
+                "cannot create trace '%s': its journal '%s%s' would have a %zu-byte absolute path, and SQLite opens "
+                "paths of at most %d bytes: choose a shorter path",
+                path, path, longest, abs_len, GS_TRACE_SQLITE_PATH_MAX);
+        return GS_EIO;
+    }
+    return 0;
+}
+
 /* Own the target: an exclusive lock on its lock file, held until close (the kernel releases it
  * when the process dies, however it dies). Another live run holding it: refused. */
 static int take_lock(struct gs_trace *t, char *errbuf, int errlen)
 {
     for (int attempt = 0; attempt < 8; attempt++) {
-        int fd = open(t->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        /* O_NOFOLLOW: a symbolic link put at the lock's name must not make the run write its
+         * pid into whatever file the link points to. */
+        int fd = open(t->lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd < 0) {
-            set_buf(errbuf, errlen, "cannot create trace '%s': lock file '%s': %s", t->path, t->lock_path,
-                    strerror(errno));
+            if (errno == ELOOP)
+                set_buf(errbuf, errlen,
+                        "cannot create trace '%s': its lock file '%s' is a symbolic link (remove it; gpusim "
+                        "does not write through it)",
+                        t->path, t->lock_path);
+            else
+                set_buf(errbuf, errlen, "cannot create trace '%s': lock file '%s': %s", t->path, t->lock_path,
+                        strerror(errno));
             return GS_EIO;
         }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -451,6 +511,8 @@ int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace *
     }
     *out = NULL;
     int rc = check_dir(path, errbuf, errlen);
+    if (rc == 0)
+        rc = check_name_length(path, errbuf, errlen);
     if (rc != 0)
         return rc;
     struct stat sb;
@@ -791,6 +853,61 @@ static int rename_into_place(struct gs_trace *t)
     return 0;
 }
 
+/* Set run.status in place (gs_trace_finish's last word on a run it first marked running). */
+static int set_status(struct gs_trace *t, const char *status)
+{
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    rc = write_row(t, ST_STATUS, bind_text(t->st[ST_STATUS], 1, status), "write run status");
+    return rc ? rc : commit(t);
+}
+
+void gs_trace_set_stop(struct gs_trace *t, volatile const int *stop)
+{
+    if (t)
+        t->stop = stop;
+}
+
+/* SQLite's progress handler while gs_trace_finish builds the indexes: nonzero interrupts the
+ * statement (SQLITE_INTERRUPT), which rolls back only the index being built. */
+static int finish_progress(void *arg)
+{
+    const struct gs_trace *t = arg;
+    return t->stop && *t->stop;
+}
+
+/* Make the database file hold every committed transaction by itself, as a file renamed into
+ * place must (its -wal would not follow it): leave WAL mode, or, when another connection (a
+ * reader of the running trace: `gpusim report`, sqlite3) keeps it from doing so, copy the whole
+ * WAL into the file with a TRUNCATE checkpoint. Either waits up to GS_TRACE_FINISH_BUSY_MS for
+ * readers. *wal_left says the file is still in WAL mode (then every later commit must be
+ * checkpointed again). Returns 0, or GS_EBUSY (readers kept it busy) or GS_ESQL (an I/O
+ * error, the disk full or the file-size limit: in t->err with the system's reason). */
+static int settle(struct gs_trace *t, bool *wal_left)
+{
+    *wal_left = false;
+    sqlite3_busy_timeout(t->db, GS_TRACE_FINISH_BUSY_MS);
+    int rc = sqlite3_exec(t->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        return 0;
+    int code = sqlite3_errcode(t->db) & 0xff;
+    if (code != SQLITE_BUSY && code != SQLITE_LOCKED)
+        return fail(t, "leave write-ahead-log mode");
+    *wal_left = true;
+    int log = -1, done = -1;
+    rc = sqlite3_wal_checkpoint_v2(t->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, &log, &done);
+    if (rc == SQLITE_OK && log == 0)
+        return 0;
+    if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+        return fail(t, "checkpoint");
+    set_buf(t->err, (int)sizeof t->err,
+            "trace '%s': another process kept it open (reading it) for more than %d s, so the trace stays in "
+            "write-ahead-log mode (with '%s-wal') and is not moved into place",
+            t->partial, GS_TRACE_FINISH_BUSY_MS / 1000, t->partial);
+    return GS_EBUSY;
+}
+
 int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, bool *renamed, char *errbuf,
                     int errlen)
 {
@@ -804,51 +921,91 @@ int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, bool
      * error, if the database still takes writes (the disk may have room again). */
     if (first || !status)
         status = "failed";
+    bool complete = strcmp(status, "complete") == 0;
     t->failed = 0;
     char end[32];
     snprintf(end, sizeof end, "%" PRId64, (int64_t)end_us);
-    int wrc = gs_trace_run_kv(t, "status", status);
+    /* 1. The status and the end. `complete` is written last, in place of `running`, once the
+     *    indexes are built and the file is settled: a trace that says complete is one. */
+    int wrc = gs_trace_run_kv(t, "status", complete ? "running" : status);
     if (wrc == 0)
         wrc = gs_trace_run_kv(t, "end_us", end);
     if (wrc == 0 && first)
         wrc = gs_trace_run_kv(t, "error", t->err);
     if (wrc == 0)
         wrc = commit(t);
-    /* Sorting for the indexes spills to temporary files, not memory: with temp_store MEMORY
-     * the sort of a million-pod run's pod_event table would hold it all in RAM. */
-    if (wrc == 0 && (sqlite3_exec(t->db, "PRAGMA temp_store=FILE", NULL, NULL, NULL) != SQLITE_OK ||
-                     sqlite3_exec(t->db, index_sql, NULL, NULL, NULL) != SQLITE_OK))
-        wrc = fail(t, "create indexes");
+    /* 2. The indexes. Sorting for them spills to temporary files, not memory: with temp_store
+     *    MEMORY the sort of a million-pod run's pod_event table would hold it all in RAM. A
+     *    stop request (SIGINT, SIGTERM) interrupts them: a trace without its indexes is still
+     *    whole, only slower to query. */
+    bool interrupted = t->stop && *t->stop;
+    if (wrc == 0 && !interrupted) {
+        sqlite3_progress_handler(t->db, 10000, finish_progress, t);
+        if (sqlite3_exec(t->db, "PRAGMA temp_store=FILE", NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(t->db, index_sql, NULL, NULL, NULL) != SQLITE_OK) {
+            if ((sqlite3_errcode(t->db) & 0xff) == SQLITE_INTERRUPT)
+                interrupted = true;
+            else
+                wrc = fail(t, "create indexes");
+        }
+        sqlite3_progress_handler(t->db, 0, NULL, NULL);
+    }
+    /* 3. One self-contained file, then (for a complete run) the status, in it. */
+    bool wal_left = false;
+    int src = 0;
+    if (wrc == 0 && complete && interrupted) {
+        status = "interrupted";
+        wrc = set_status(t, status);
+        rc = rc ? rc : GS_EINTERRUPTED;
+    } else if (wrc == 0) {
+        src = settle(t, &wal_left);
+        if (complete && (src == 0 || src == GS_EBUSY)) {
+            /* Also when readers kept the WAL from being emptied: the trace is complete then,
+             * in PATH.partial and its -wal, only not moved into place. */
+            wrc = set_status(t, status);
+            bool again = false;
+            if (wrc == 0 && src == 0 && wal_left)
+                src = settle(t, &again);
+        }
+    }
+    if ((wrc != 0 || (src != 0 && src != GS_EBUSY)) && complete && !first) {
+        /* Best effort: say why it is not complete (the disk may be full). */
+        char why[sizeof t->err];
+        snprintf(why, sizeof why, "%s", t->err);
+        t->failed = 0;
+        if (set_status(t, "failed") == 0 && gs_trace_run_kv(t, "error", why) == 0)
+            commit(t);
+        snprintf(t->err, sizeof t->err, "%s", why);
+    }
     if (rc == 0)
-        rc = first ? first : wrc;
-
+        rc = first ? first : wrc ? wrc : complete ? src : 0;
     for (int i = 0; i < ST_COUNT; i++) {
         sqlite3_finalize(t->st[i]);
         t->st[i] = NULL;
     }
-    /* Back to a single self-contained file: a complete trace must be, since it is renamed
-     * and its -wal would not follow it. */
-    bool single = wrc == 0 && sqlite3_exec(t->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL) == SQLITE_OK;
     if (sqlite3_close(t->db) != SQLITE_OK) {
         if (rc == 0)
             rc = fail(t, "close");
         /* sqlite3_close refuses only while statements are live; all are finalized, so this
          * is unreachable, but never leak the handle. */
         sqlite3_close_v2(t->db);
-        single = false;
     }
     t->db = NULL;
-    if (rc == 0 && strcmp(status, "complete") == 0) {
-        if (!single) {
-            set_buf(t->err, (int)sizeof t->err, "trace '%s': cannot leave write-ahead-log mode", t->partial);
-            rc = GS_ESQL;
-        } else {
-            rc = rename_into_place(t);
-            if (rc == 0 && renamed)
-                *renamed = true;
+    if (rc == 0 && complete) {
+        rc = rename_into_place(t);
+        if (rc == 0 && renamed)
+            *renamed = true;
+        if (rc == 0 && wal_left) {
+            /* The reader that kept the file in WAL mode still has PATH.partial's (empty) -wal and
+             * -shm open; the trace no longer needs them, and new readers of PATH use PATH's own. */
+            char p[4200];
+            snprintf(p, sizeof p, "%s-wal", t->partial);
+            unlink(p);
+            snprintf(p, sizeof p, "%s-shm", t->partial);
+            unlink(p);
         }
     }
-    if (rc != 0) {
+    if (rc != 0 && rc != GS_EINTERRUPTED) {
         if (t->err[0])
             set_buf(errbuf, errlen, "%s; what was written is in '%s'", t->err, t->partial);
         else

@@ -190,14 +190,29 @@ int gs_trace_checkpoint(struct gs_trace *t, gs_time complete_until_us);
  * and SQLite's reason. Borrowed; valid until gs_trace_close. */
 const char *gs_trace_errmsg(const struct gs_trace *t);
 
-/* Write run.status = `status` and run.end_us (simulated microseconds), commit, build the
- * indexes, switch the file to journal_mode DELETE and close; then, when the status written is
- * `complete`, rename PATH.partial to PATH (replacing the previous trace) and release the lock.
+/* While gs_trace_finish builds the indexes, stop (leaving them unbuilt) as soon as *stop is
+ * nonzero (the run loop's flag, set by SIGINT/SIGTERM); NULL: never. The flag is read, not
+ * owned, and must outlive the trace. */
+void gs_trace_set_stop(struct gs_trace *t, volatile const int *stop);
+
+/* End the trace, in this order, so that a trace which says `complete` is one:
+ * 1. write run.status (`running` for now when `status` is complete) and run.end_us (simulated
+ *    microseconds), commit;
+ * 2. build the indexes (interrupted by the stop flag, gs_trace_set_stop);
+ * 3. make the file self-contained: journal_mode DELETE, or, while another connection (a
+ *    reader) prevents that, a TRUNCATE checkpoint of the whole WAL, waiting up to 5 s for
+ *    readers;
+ * 4. for a complete run, set run.status = 'complete' in place; close; rename PATH.partial to
+ *    PATH (replacing the previous trace) and release the lock.
  * Any other status leaves the trace in PATH.partial and PATH as it was. `t` is freed even on
  * error; NULL is a no-op returning 0. If the trace had failed before (it lost rows), run.status
  * is set to 'failed' whatever `status` says, and run.error to the first error, if the database
- * still takes writes; the first error is returned. A NULL status writes 'failed'.
- * Returns 0, GS_EINVAL (NULL status), GS_EIO (the rename failed) or GS_ESQL. */
+ * still takes writes; the first error is returned. A complete run that fails in steps 2-4
+ * (disk full, file-size limit) is marked 'failed' with run.error when the file still takes the
+ * write, and otherwise stays 'running'. A NULL status writes 'failed'.
+ * Returns 0; GS_EINTERRUPTED (stopped in step 2: run.status is 'interrupted', PATH untouched);
+ * GS_EBUSY (readers kept the WAL from being emptied: the trace is complete in PATH.partial and
+ * its -wal, not renamed); GS_EINVAL (NULL status), GS_EIO (the rename failed) or GS_ESQL. */
 int gs_trace_close(struct gs_trace *t, const char *status, gs_time end_us);
 
 /* gs_trace_close that also copies the error message (as gs_trace_errmsg) into `errbuf`

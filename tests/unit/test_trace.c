@@ -700,3 +700,119 @@ Test(trace, same_input_same_dump)
     free(da);
     free(db);
 }
+
+/* A reader of the running trace (gpusim report, sqlite3) keeps SQLite from leaving WAL mode
+ * at the end; the trace is still settled into one file and renamed, complete. */
+Test(trace, a_reader_holding_the_trace_does_not_fail_the_run)
+{
+    struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert(eq(int, gs_trace_run_kv(t, "scenario", "watched"), 0));
+    cr_assert(eq(int, gs_trace_pod_event(t, 5, 1, "Scheduled", "Successfully assigned default/p to n"), 0));
+    cr_assert(eq(int, gs_trace_checkpoint(t, 5), 0));
+    sqlite3 *reader = open_ro(partial); /* open, between statements, as an idle sqlite3 shell */
+    cr_assert(eq(str, (char *)q_text(reader, "SELECT value FROM run WHERE key = 'status'"), "running"));
+    bool renamed = false;
+    char err[512] = "";
+    cr_assert(eq(int, gs_trace_finish(t, "complete", 10, &renamed, err, sizeof err), 0), "%s", err);
+    cr_assert(eq(int, renamed, true));
+    sqlite3_close(reader);
+    cr_assert(eq(int, file_exists(partial), 0));
+    char wal[200];
+    snprintf(wal, sizeof wal, "%s-wal", partial);
+    cr_assert(eq(int, file_exists(wal), 0), "the reader's leftover WAL of the partial file is removed");
+    /* every row is in the file itself: a copy without any -wal reads whole */
+    char copy[200], cmd[512];
+    FILE *f;
+    snprintf(copy, sizeof copy, "%s/copy.db", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, copy);
+    cr_assert(eq(int, system(cmd), 0));
+    /* The reader kept it in WAL mode (file header byte 18: 2), its rows checkpointed in. */
+    f = fopen(copy, "rb");
+    unsigned char h[20];
+    cr_assert(eq(sz, fread(h, 1, sizeof h, f), sizeof h));
+    fclose(f);
+    cr_assert(eq(int, h[18], 2));
+    sqlite3 *db = open_ro(copy);
+    cr_assert(eq(str, (char *)q_text(db, "SELECT value FROM run WHERE key = 'status'"), "complete"));
+    cr_assert(eq(i64, q_int(db, "SELECT count(*) FROM pod_event"), 1));
+    cr_assert(eq(i64, q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'pod_event_by_pod'"), 1));
+    cr_assert(eq(str, (char *)q_text(db, "PRAGMA integrity_check"), "ok"));
+    sqlite3_close(db);
+}
+
+/* The run's stop flag (SIGINT, SIGTERM) is honoured while the indexes are built: the trace
+ * says interrupted, stays in the partial file, and the previous trace is left in place. */
+Test(trace, a_stop_while_finishing_marks_the_trace_interrupted)
+{
+    struct gs_trace *old = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert(eq(int, gs_trace_run_kv(old, "scenario", "old"), 0));
+    cr_assert(eq(int, gs_trace_close(old, "complete", 0), 0));
+    volatile int stop = 0;
+    struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
+    gs_trace_set_stop(t, &stop);
+    cr_assert(eq(int, gs_trace_run_kv(t, "scenario", "new"), 0));
+    stop = 1; /* the signal arrived after the last event */
+    bool renamed = true;
+    cr_assert(eq(int, gs_trace_finish(t, "complete", 7, &renamed, NULL, 0), GS_EINTERRUPTED));
+    cr_assert(eq(int, renamed, false));
+    sqlite3 *db = open_ro(path);
+    cr_assert(eq(str, (char *)q_text(db, "SELECT value FROM run WHERE key = 'scenario'"), "old"));
+    sqlite3_close(db);
+    db = open_ro(partial);
+    cr_assert(eq(str, (char *)q_text(db, "SELECT value FROM run WHERE key = 'status'"), "interrupted"));
+    cr_assert(eq(str, (char *)q_text(db, "SELECT value FROM run WHERE key = 'end_us'"), "7"));
+    cr_assert(eq(i64, q_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'pod_event_by_pod'"), 0));
+    sqlite3_close(db);
+}
+
+/* The status row keeps its place: `complete` is written in place of `running`, after end_us,
+ * yet the run table reads status then end_us, as before (trace dumps compare rows in order). */
+Test(trace, the_status_is_written_last_in_place)
+{
+    struct gs_trace *t = open_trace(path, GS_TRACE_EVENTS);
+    cr_assert(eq(int, gs_trace_close(t, "complete", 3), 0));
+    sqlite3 *db = open_ro(path);
+    cr_assert(eq(str, (char *)q_text(db, "SELECT group_concat(key, ',') FROM (SELECT key FROM run ORDER BY rowid)"),
+                 "trace_level,status,end_us"));
+    sqlite3_close(db);
+}
+
+Test(trace, a_symbolic_link_at_the_lock_is_not_followed)
+{
+    char target[160], lock[160];
+    snprintf(target, sizeof target, "%s/precious.txt", dir);
+    snprintf(lock, sizeof lock, "%s/.t.db.lock", dir);
+    FILE *f = fopen(target, "w");
+    cr_assert(ne(ptr, f, NULL));
+    fputs("important\n", f);
+    fclose(f);
+    cr_assert(eq(int, symlink("precious.txt", lock), 0));
+    struct gs_trace *t = NULL;
+    char err[512] = "";
+    cr_assert(eq(int, gs_trace_open(path, GS_TRACE_EVENTS, &t, err, sizeof err), GS_EIO));
+    cr_assert(ne(ptr, strstr(err, "is a symbolic link"), NULL), "%s", err);
+    f = fopen(target, "r");
+    char buf[32] = "";
+    cr_assert(ne(ptr, fgets(buf, sizeof buf, f), NULL));
+    fclose(f);
+    cr_assert(eq(str, buf, "important\n"));
+}
+
+Test(trace, names_too_long_for_the_files_beside_them_are_refused)
+{
+    char name[300], p[400], err[1024] = "";
+    struct gs_trace *t = NULL;
+    /* 240 bytes: legal, but '<name>.partial-journal' is 256 */
+    memset(name, 'a', 237);
+    strcpy(name + 237, ".db");
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    cr_assert(eq(int, gs_trace_open(p, GS_TRACE_EVENTS, &t, err, sizeof err), GS_EIO));
+    cr_assert(ne(ptr, strstr(err, "its file name is 240 bytes; gpusim also writes '<name>.partial-journal'"), NULL),
+              "%s", err);
+    /* 239 bytes: fits */
+    strcpy(name + 236, ".db");
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    cr_assert(eq(int, gs_trace_open(p, GS_TRACE_EVENTS, &t, err, sizeof err), 0), "%s", err);
+    cr_assert(eq(int, gs_trace_close(t, "complete", 0), 0));
+    cr_assert(eq(int, gs_trace_file_kind(p), GS_TRACE_FILE_TRACE));
+}
