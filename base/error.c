@@ -71,6 +71,77 @@ int gs_error_set(struct gs_error *e, int code, const char *file, int line, int c
     return code;
 }
 
+/* Length of the well-formed UTF-8 character at p (at most `left` bytes), or 0 when p does
+ * not start one. */
+static size_t utf8_char_len(const unsigned char *p, size_t left)
+{
+    unsigned char c = p[0];
+    size_t need;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        need = 2, cp = c & 0x1Fu;
+    else if (c >= 0xE0 && c <= 0xEF)
+        need = 3, cp = c & 0x0Fu;
+    else if (c >= 0xF0 && c <= 0xF4)
+        need = 4, cp = c & 0x07u;
+    else
+        return 0; /* a continuation byte, an overlong lead (C0, C1) or beyond U+10FFFF */
+    if (need > left)
+        return 0;
+    for (size_t i = 1; i < need; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3Fu);
+    }
+    if ((need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return need;
+}
+
+const char *gs_error_quote(const char *s, size_t len, size_t max, char *out, size_t n)
+{
+    if (!out || n == 0)
+        return out;
+    size_t j = 0;
+    if (!s) {
+        out[0] = '\0';
+        return out;
+    }
+    size_t full = len == (size_t)-1 ? strlen(s) : strnlen(s, len);
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < full && i < max;) {
+        char esc[8];
+        size_t k = utf8_char_len(p + i, full - i);
+        const char *piece;
+        size_t plen;
+        if (k > 1 && i + k > max)
+            break; /* `max` splits this character: leave it out whole */
+        if (k == 0 || (k == 1 && (p[i] < 0x20 || p[i] == 0x7f))) {
+            unsigned char c = p[i];
+            if (c == '\n' || c == '\t' || c == '\r')
+                snprintf(esc, sizeof esc, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+            else
+                snprintf(esc, sizeof esc, "\\x%02x", c);
+            piece = esc;
+            plen = strlen(esc);
+            k = 1;
+        } else {
+            piece = s + i;
+            plen = k;
+        }
+        if (j + plen >= n)
+            break;
+        memcpy(out + j, piece, plen);
+        j += plen;
+        i += k;
+    }
+    out[j] = '\0';
+    return out;
+}
+
 _Noreturn void gs_assert_fail(const char *expr, const char *file, int line)
 {
     /* The one place library code writes to the terminal: the process is about to die. */

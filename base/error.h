@@ -7,6 +7,7 @@
 #ifndef GPUSIM_ERROR_H
 #define GPUSIM_ERROR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* One table gives both the code and its text (gs_strerror). */
@@ -47,6 +48,17 @@ struct gs_error {
  * Returns `code`, so callers can `return gs_error_set(e, GS_EINVAL, ...)`. */
 int gs_error_set(struct gs_error *e, int code, const char *file, int line, int col,
                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Input text quoted in a message (an error or a warning), made safe to print: well-formed
+ * UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF) is copied as it
+ * is; a newline, tab and carriage return become "\n", "\t", "\r"; any other ASCII control
+ * character (and DEL), and every byte that is not part of a well-formed UTF-8 character,
+ * becomes "\xNN" (two lower-case hex digits), so no raw input byte can garble a terminal, a
+ * log or the trace. At most `max` bytes of `s` are rendered (`len` bytes, or up to a NUL when
+ * `len` is (size_t)-1), and a character that `max` would split is left out whole, as is
+ * anything that does not fit `out`. `out` (size `n` > 0, caller-owned) is always
+ * NUL-terminated. Returns `out`, to be passed to a "%s". Pure; no allocation. */
+const char *gs_error_quote(const char *s, size_t len, size_t max, char *out, size_t n);
 
 /* Simulated time (microseconds) printed by GS_ASSERT; the run loop keeps it current. */
 extern int64_t gs_assert_clock_us;

@@ -14,6 +14,8 @@
 #include "models/devices/gpushare.h"
 
 #define MAX_COLS 32
+/* Room for a field quoted in a message (gs_error_quote: up to 60 bytes, 4 bytes each escaped). */
+#define QUOTE_MAX 256
 
 int gs_openb_model_id(struct gs_openb_models *m, const char *name, int len, bool add)
 {
@@ -136,6 +138,7 @@ static int parse_int(const struct csv *c, const struct field *fs, int i, const c
 {
     const struct field *f = &fs[i];
     int64_t v = 0;
+    char qt[QUOTE_MAX];
     if (f->len == 0)
         return gs_error_set(err, GS_EINVAL, c->name, c->line, fcol(fs, i),
                             "empty %s: expected an integer from 0 to %lld", what, (long long)max);
@@ -143,12 +146,12 @@ static int parse_int(const struct csv *c, const struct field *fs, int i, const c
         char ch = f->p[k];
         if (ch < '0' || ch > '9')
             return gs_error_set(err, GS_EINVAL, c->name, c->line, fcol(fs, i) + k,
-                                "bad %s '%.*s': expected an integer from 0 to %lld", what,
-                                f->len > 40 ? 40 : f->len, f->p, (long long)max);
+                                "bad %s '%s': expected an integer from 0 to %lld", what,
+                                gs_error_quote(f->p, (size_t)f->len, 40, qt, sizeof qt), (long long)max);
         if (v > (max - (ch - '0')) / 10)
             return gs_error_set(err, GS_EINVAL, c->name, c->line, fcol(fs, i),
-                                "%s '%.*s' out of range: expected an integer from 0 to %lld", what,
-                                f->len > 40 ? 40 : f->len, f->p, (long long)max);
+                                "%s '%s' out of range: expected an integer from 0 to %lld", what,
+                                gs_error_quote(f->p, (size_t)f->len, 40, qt, sizeof qt), (long long)max);
         v = v * 10 + (ch - '0');
     }
     *out = v;
@@ -269,8 +272,9 @@ static int parse_enum(const struct csv *c, const struct field *fs, int i, const 
     for (int k = 0; k < n; k++)
         if (feq(f, names[k]))
             return k;
-    gs_error_set(err, GS_EINVAL, c->name, c->line, fcol(fs, i), "%s '%.*s': expected %s", what,
-                 f->len > 40 ? 40 : f->len, f->p, expected);
+    char qt[QUOTE_MAX];
+    gs_error_set(err, GS_EINVAL, c->name, c->line, fcol(fs, i), "%s '%s': expected %s", what,
+                 gs_error_quote(f->p, (size_t)f->len, 40, qt, sizeof qt), expected);
     return -1;
 }
 
@@ -299,6 +303,7 @@ static const char node_expected[] = "sn,cpu_milli,memory_mib,gpu,model";
 int gs_openb_parse_nodes(const char *name, const char *text, struct gs_openb_models *models,
                          struct gs_openb_cluster *out, struct gs_error *err)
 {
+    char qt[QUOTE_MAX];
     struct gs_error local;
     if (!err)
         err = &local;
@@ -342,8 +347,8 @@ int gs_openb_parse_nodes(const char *name, const char *text, struct gs_openb_mod
             int id = gs_openb_model_id(models, mf->p, mf->len, true);
             if (id < 0) {
                 gs_error_set(err, GS_EINVAL, name, c.line, fcol(f, idx[4]),
-                             "model '%.*s': too long or more than %d distinct models", mf->len > 40 ? 40 : mf->len,
-                             mf->p, GS_OPENB_MODELS_MAX);
+                             "model '%s': too long or more than %d distinct models",
+                             gs_error_quote(mf->p, (size_t)mf->len, 40, qt, sizeof qt), GS_OPENB_MODELS_MAX);
                 goto fail;
             }
             nd->model = gpu > 0 ? id : -1;
@@ -400,6 +405,7 @@ static int parse_time(const struct csv *c, const struct field *f, int col, const
 int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_models *models,
                         struct gs_openb_workload *out, struct gs_error *err)
 {
+    char qt[QUOTE_MAX];
     struct gs_error local;
     if (!err)
         err = &local;
@@ -452,8 +458,9 @@ int gs_openb_parse_pods(const char *name, const char *text, struct gs_openb_mode
             const struct field *sf = &f[idx[5]];
             if (gs_openb_spec_mask(models, sf->p, sf->len, &p->spec_mask)) {
                 gs_error_set(err, GS_EINVAL, name, c.line, fcol(f, idx[5]),
-                             "gpu_spec '%.*s': model names of 1 to %d characters, at most %d distinct models",
-                             sf->len > 60 ? 60 : sf->len, sf->p, GS_OPENB_NAME_MAX - 1, GS_OPENB_MODELS_MAX);
+                             "gpu_spec '%s': model names of 1 to %d characters, at most %d distinct models",
+                             gs_error_quote(sf->p, (size_t)sf->len, 60, qt, sizeof qt), GS_OPENB_NAME_MAX - 1,
+                             GS_OPENB_MODELS_MAX);
                 goto fail;
             }
             int si = spec_index(out, &index, sf);

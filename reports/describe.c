@@ -55,10 +55,13 @@ static int err(char *errbuf, int errlen, int code, const char *fmt, ...) __attri
 static int err(char *errbuf, int errlen, int code, const char *fmt, ...)
 {
     if (errbuf && errlen > 0) {
+        /* SQLite's messages quote the damaged file's bytes: escape them (gs_error_quote) */
+        char msg[1024];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(errbuf, (size_t)errlen, fmt, ap);
+        vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
+        gs_error_quote(msg, (size_t)-1, (size_t)-1, errbuf, (size_t)errlen);
     }
     return code;
 }

@@ -38,10 +38,13 @@ static int report_err(struct gs_report *r, int code, const char *fmt, ...)
 static int report_err(struct gs_report *r, int code, const char *fmt, ...)
 {
     if (r->errbuf && r->errlen > 0) {
+        /* SQLite's messages quote the damaged file's bytes: escape them (gs_error_quote) */
+        char msg[1024];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(r->errbuf, (size_t)r->errlen, fmt, ap);
+        vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
+        gs_error_quote(msg, (size_t)-1, (size_t)-1, r->errbuf, (size_t)r->errlen);
     }
     return code;
 }

@@ -103,10 +103,12 @@ int cp_literal_call(struct parser *ps, const struct cel_token *name, bool quanti
     if (cp_expect(ps, TK_RPAREN, "')'") < 0)
         return -1;
     const char *text = ps->p->strbuf + arg->str;
+    char qt[1024]; /* the literal quoted in a message (gs_error_quote) */
     if (quantity) {
         struct gs_quantity *q = &ps->p->quants[ps->nquants];
         if (gs_quantity_parse_strict(text, q) != 0)
-            return cp_fail(ps, arg->col, "invalid quantity \"%s\": %s", text,
+            return cp_fail(ps, arg->col, "invalid quantity \"%s\": %s",
+                        gs_error_quote(text, (size_t)-1, (size_t)-1, qt, sizeof qt),
                         gs_quantity_parse_error(text) ? gs_quantity_parse_error(text) : "out of range");
         int n = cp_node(ps, NK_QUANTITY, CT_QUANTITY, name->col);
         cp_N(ps, n)->q = ps->nquants++;
@@ -114,7 +116,8 @@ int cp_literal_call(struct parser *ps, const struct cel_token *name, bool quanti
     }
     struct gs_semver *v = &ps->p->vers[ps->nvers];
     if (gs_semver_parse(text, v, NULL) != 0)
-        return cp_fail(ps, arg->col, "invalid semver \"%s\"", text);
+        return cp_fail(ps, arg->col, "invalid semver \"%s\"",
+                       gs_error_quote(text, (size_t)-1, (size_t)-1, qt, sizeof qt));
     int n = cp_node(ps, NK_SEMVER, CT_SEMVER, name->col);
     cp_N(ps, n)->q = ps->nvers++;
     return n;

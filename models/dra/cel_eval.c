@@ -426,9 +426,12 @@ int gs_cel_eval(const struct gs_cel_program *p, const struct gs_cel_device *dev,
         return 0;
     }
     if (errbuf && errlen) {
-        if (v.k == V_ERR && v.err == E_NO_SUCH_KEY)
-            snprintf(errbuf, errlen, "no such key: %.*s", (int)v.slen, v.s);
-        else if (v.k == V_ERR)
+        if (v.k == V_ERR && v.err == E_NO_SUCH_KEY) {
+            /* the key is quoted escaped (gs_error_quote), cut at a whole character */
+            int k = snprintf(errbuf, errlen, "no such key: ");
+            if (k >= 0 && (size_t)k < errlen)
+                gs_error_quote(v.s, v.slen, v.slen, errbuf + k, errlen - (size_t)k);
+        } else if (v.k == V_ERR)
             snprintf(errbuf, errlen, "no such overload");
         else
             snprintf(errbuf, errlen, "CEL result of type %s could not be converted to bool",

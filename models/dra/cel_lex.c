@@ -66,9 +66,15 @@ static long lex_string(const char *expr, size_t i, bool raw, char *out, size_t *
             case 'b': v = '\b'; break;
             case 'f': v = '\f'; break;
             case 'v': v = '\v'; break;
-            default:
-                return cel_fail(err, cel_column(expr, i), "unsupported escape sequence '\\%c'",
-                                e ? e : ' '), -1;
+            default: {
+                /* the escaped character, whole (itself escaped when it is a control character
+                 * or broken UTF-8: gs_error_quote) */
+                unsigned char lead = (unsigned char)e;
+                size_t k = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+                char qt[32];
+                return cel_fail(err, cel_column(expr, i), "unsupported escape sequence '\\%s'",
+                                e ? gs_error_quote(expr + i + 1, k, k, qt, sizeof qt) : " "), -1;
+            }
             }
             out[n++] = v;
             i += 2;
@@ -251,7 +257,9 @@ int cel_lex(const char *expr, struct cel_token *toks, char *strbuf, struct gs_er
             if (n == 0) {
                 if ((unsigned char)c >= 0x80)
                     return cel_fail(err, t->col, "syntax error: unexpected character"), -1;
-                return cel_fail(err, t->col, "syntax error: unexpected character '%c'", c), -1;
+                char qt[8]; /* a control character is escaped (gs_error_quote) */
+                return cel_fail(err, t->col, "syntax error: unexpected character '%s'",
+                                gs_error_quote(expr + i, 1, 1, qt, sizeof qt)), -1;
             }
             t->kind = k;
             next = (long)i + n;

@@ -65,11 +65,12 @@ static const char *tok_text(struct parser *ps, const struct cel_token *t, char *
 {
     if (t->kind == TK_EOF)
         return "end of expression";
-    size_t len = t->len < n - 3 ? t->len : n - 3;
+    /* the token as written, in quotes, escaped (gs_error_quote) and cut to fit */
     buf[0] = '\'';
-    memcpy(buf + 1, ps->expr + t->off, len);
-    buf[len + 1] = '\'';
-    buf[len + 2] = '\0';
+    gs_error_quote(ps->expr + t->off, t->len, t->len, buf + 1, n - 2);
+    size_t len = strlen(buf);
+    buf[len] = '\'';
+    buf[len + 1] = '\0';
     return buf;
 }
 

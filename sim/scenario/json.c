@@ -202,8 +202,9 @@ int gs_json_load_string(const char *name, const char *text, struct gs_arena *a, 
     if (!v) {
         if (len == 0)
             return gs_error_set(err, GS_EINVAL, name, 0, 0, "empty file: expected a JSON document");
+        char qt[sizeof je.text * 4]; /* jansson quotes the input near the error: escape it */
         return gs_error_set(err, GS_EINVAL, name, je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0,
-                            "invalid JSON: %s", je.text);
+                            "invalid JSON: %s", gs_error_quote(je.text, sizeof je.text, sizeof je.text, qt, sizeof qt));
     }
     struct walk w = {.t = text, .len = len, .line = 1, .a = a, .file = gs_arena_strdup(a, name)};
     int rc = 0;

@@ -1,4 +1,5 @@
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include <signal.h>
 #include <string.h>
 
@@ -101,4 +102,43 @@ Test(error, assert_passes_when_true)
 {
     GS_ASSERT(1 + 1 == 2);
     cr_assert(1);
+}
+
+/* gs_error_quote: input quoted in a message keeps well-formed UTF-8 and escapes the rest
+ * (the reliability pass found CSV, JSON, CEL and SQLite errors echoing raw bytes). */
+Test(error, quote_escapes_control_characters_and_broken_utf8)
+{
+    char out[128];
+    cr_expect(eq(str, (char *)gs_error_quote("plain text", (size_t)-1, (size_t)-1, out, sizeof out), "plain text"));
+    /* well-formed UTF-8 stays: é (2 bytes), € (3), U+1F600 (4) */
+    cr_expect(eq(str, (char *)gs_error_quote("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", (size_t)-1, (size_t)-1, out,
+                                             sizeof out),
+                 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
+    /* control characters */
+    cr_expect(eq(str, (char *)gs_error_quote("a\nb\tc\rd\x01" "e\x7f", (size_t)-1, (size_t)-1, out, sizeof out),
+                 "a\\nb\\tc\\rd\\x01e\\x7f"));
+    /* broken UTF-8: a stray continuation byte, a lone lead byte, an overlong '/', a surrogate,
+     * a code point above U+10FFFF, 0xff */
+    cr_expect(eq(str, (char *)gs_error_quote("\x80|\xc3x|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xff", (size_t)-1,
+                                             (size_t)-1, out, sizeof out),
+                 "\\x80|\\xc3x|\\xc0\\xaf|\\xed\\xa0\\x80|\\xf4\\x90\\x80\\x80|\\xff"));
+    /* `len` bytes only (a field of a CSV line), stopping at a NUL */
+    cr_expect(eq(str, (char *)gs_error_quote("64x\xff" "000,262144", 7, 40, out, sizeof out), "64x\\xff000"));
+    cr_expect(eq(str, (char *)gs_error_quote("ab\0cd", 5, 5, out, sizeof out), "ab"));
+    /* NULL text is empty */
+    cr_expect(eq(str, (char *)gs_error_quote(NULL, 3, 3, out, sizeof out), ""));
+}
+
+Test(error, quote_cuts_at_whole_characters)
+{
+    char out[16];
+    /* `max` 4 would split the é that starts at byte 3: it is left out whole */
+    cr_expect(eq(str, (char *)gs_error_quote("caf\xc3\xa9s", (size_t)-1, 4, out, sizeof out), "caf"));
+    cr_expect(eq(str, (char *)gs_error_quote("caf\xc3\xa9s", (size_t)-1, 5, out, sizeof out), "caf\xc3\xa9"));
+    /* an escape that does not fit `out` is left out whole too */
+    char small[6];
+    cr_expect(eq(str, (char *)gs_error_quote("ab\x01" "c", (size_t)-1, (size_t)-1, small, sizeof small), "ab"));
+    cr_expect(eq(str, (char *)gs_error_quote("abcdefgh", (size_t)-1, (size_t)-1, small, sizeof small), "abcde"));
+    char one[1];
+    cr_expect(eq(str, (char *)gs_error_quote("abc", (size_t)-1, (size_t)-1, one, sizeof one), ""));
 }
