@@ -61,6 +61,7 @@ struct builder {
     int nanchors, anchors_cap;
     struct gs_strmap anchor_index; /* anchor name -> index in anchors */
     long total;              /* expanded node count */
+    long aliased;            /* how much of it aliases added (their anchors' weights) */
     struct gs_ynode *root;
 };
 
@@ -190,12 +191,21 @@ static int find_key(struct frame *f, const char *text)
     return gs_strmap_get(&f->keys, text);
 }
 
-static int count_nodes(struct builder *b, long k, const struct gs_ynode *at)
+/* Count `k` more nodes (an alias: its anchor's weight) against GS_YAML_MAX_NODES; the message
+ * says whether the document itself is that large or only its aliases make it so. */
+static int count_nodes(struct builder *b, long k, const struct gs_ynode *at, bool alias)
 {
     b->total += k;
-    if (b->total > GS_YAML_MAX_NODES)
+    if (alias)
+        b->aliased += k;
+    if (b->total > GS_YAML_MAX_NODES) {
+        if (b->aliased == 0)
+            return berr(b, GS_EINVAL, at->line, at->col, "invalid YAML: more than %d nodes in the document",
+                        GS_YAML_MAX_NODES);
         return berr(b, GS_EINVAL, at->line, at->col,
-                    "invalid YAML: more than %d nodes after expanding aliases", GS_YAML_MAX_NODES);
+                    "invalid YAML: more than %d nodes after expanding aliases (%ld written, %ld from aliases)",
+                    GS_YAML_MAX_NODES, b->total - b->aliased, b->aliased);
+    }
     return 0;
 }
 
@@ -372,7 +382,7 @@ static int handle_event(struct builder *b, yaml_event_t *ev)
         memcpy(t, ev->data.scalar.value, len);
         n->text = t;
         n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !tag_is_str(ev->data.scalar.tag);
-        if ((rc = count_nodes(b, 1, n)))
+        if ((rc = count_nodes(b, 1, n, false)))
             return rc;
         if (ev->data.scalar.anchor && (rc = add_anchor(b, (const char *)ev->data.scalar.anchor, n, 1)))
             return rc;
@@ -387,7 +397,7 @@ static int handle_event(struct builder *b, yaml_event_t *ev)
         if (b->depth >= GS_YAML_MAX_DEPTH)
             return berr(b, GS_EINVAL, n->line, n->col, "invalid YAML: nesting deeper than %d levels of mappings and "
                         "sequences", GS_YAML_MAX_DEPTH);
-        if ((rc = count_nodes(b, 1, n)))
+        if ((rc = count_nodes(b, 1, n, false)))
             return rc;
         return push(b, n, map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor);
     }
@@ -400,7 +410,7 @@ static int handle_event(struct builder *b, yaml_event_t *ev)
         if (i >= 0) {
             struct gs_ynode *target = b->anchors[i].node;
             struct gs_ynode at = {.line = mark_line(b, ev->start_mark), .col = mark_col(b, ev->start_mark)};
-            if ((rc = count_nodes(b, b->anchors[i].weight, &at)))
+            if ((rc = count_nodes(b, b->anchors[i].weight, &at, true)))
                 return rc;
             return attach(b, target);
         }

@@ -59,7 +59,8 @@ struct gs_ynode {
  *   merge keys ('<<') are not supported: write the keys out
  *   invalid YAML: undefined alias '*x'
  *   invalid YAML: mapping keys must be scalars, not a mapping
- *   invalid YAML: more than 1000000 nodes after expanding aliases
+ *   invalid YAML: more than 1000000 nodes in the document
+ *   invalid YAML: more than 1000000 nodes after expanding aliases (W written, A from aliases)
  *   invalid YAML: nesting deeper than 100 levels of mappings and sequences (at the first node
  *     too deep; checked as libyaml reads, so a file of '[' is refused at once)
  *   empty file: expected a YAML document
