@@ -3,6 +3,7 @@
  * values with the plugin's messages, named configs chosen per node, allocatable arithmetic
  * (cases c05 and c06), the GFD sharing labels, the Allocate check and MPS. */
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include <string.h>
 
 #include "models/dpconfig.h"
@@ -26,6 +27,13 @@ static void teardown(void)
 }
 
 TestSuite(dpconfig, .init = setup, .fini = teardown);
+
+/* Start over within a test: free what the previous parse left in the arena, then clear. */
+static void reset(void)
+{
+    teardown();
+    setup();
+}
 
 static int parse_mig(const char *text, int mig_override)
 {
@@ -125,23 +133,23 @@ Test(dpconfig, explicit_rename_devices_and_prefix)
                                          "    renameByDefault: true\n"
                                          "    resources:\n"
                                          "    - {name: gpu, rename: gpu-small, replicas: 4, devices: 2}\n");
-    cr_expect_str_eq(c->resources[0].name, "nvidia.com/gpu");
-    cr_expect_str_eq(c->resources[0].rename, "nvidia.com/gpu-small");
-    cr_expect_eq(c->resources[0].devices, GS_DP_DEVICES_COUNT);
-    cr_expect_eq(alloc_of(c, 4, "nvidia.com/gpu"), 2);
-    cr_expect_eq(alloc_of(c, 4, "nvidia.com/gpu-small"), 8);
+    cr_expect(eq(str, (char *)c->resources[0].name, (char *)"nvidia.com/gpu"));
+    cr_expect(eq(str, (char *)c->resources[0].rename, (char *)"nvidia.com/gpu-small"));
+    cr_expect(eq(int, c->resources[0].devices, GS_DP_DEVICES_COUNT));
+    cr_expect(eq(i64, alloc_of(c, 4, "nvidia.com/gpu"), 2));
+    cr_expect(eq(i64, alloc_of(c, 4, "nvidia.com/gpu-small"), 8));
     /* a count above the GPUs there are: the plugin does not start */
     struct gs_dp_alloc a[4];
     int n;
     char why[256];
-    cr_expect_eq(gs_dp_allocatable(c, NULL, 1, a, 4, &n, why, sizeof why), GS_EINVAL);
-    cr_expect_eq(n, 0);
+    cr_expect(eq(int, gs_dp_allocatable(c, NULL, 1, a, 4, &n, why, sizeof why), GS_EINVAL));
+    cr_expect(eq(int, n, 0));
 
-    setup();
+    reset();
     c = parse("sharing:\n  timeSlicing:\n    resources:\n    - {name: nvidia.com/gpu, replicas: 3, devices: [0, \"2\"]}\n");
-    cr_expect_eq(c->resources[0].devices, GS_DP_DEVICES_LIST);
-    cr_expect_eq(c->resources[0].nlist, 2);
-    cr_expect_eq(alloc_of(c, 4, "nvidia.com/gpu"), 2 + 2 * 3); /* not renamed: one name */
+    cr_expect(eq(int, c->resources[0].devices, GS_DP_DEVICES_LIST));
+    cr_expect(eq(int, c->resources[0].nlist, 2));
+    cr_expect(eq(i64, alloc_of(c, 4, "nvidia.com/gpu"), 2 + 2 * 3)); /* not renamed: one name */
 }
 
 Test(dpconfig, allocate_check)
@@ -151,31 +159,31 @@ Test(dpconfig, allocate_check)
                                          "  timeSlicing:\n"
                                          "    failRequestsGreaterThanOne: true\n"
                                          "    resources: [{name: nvidia.com/gpu, replicas: 4}]\n");
-    cr_expect(c->fail_requests_greater_than_one);
+    cr_expect(eq(int, c->fail_requests_greater_than_one, 1));
     char msg[512];
-    cr_expect_eq(gs_dp_allocate_check(c, "nvidia.com/gpu", 1, false, msg, sizeof msg), 0);
-    cr_expect_eq(gs_dp_allocate_check(c, "nvidia.com/gpu", 2, false, msg, sizeof msg), GS_EINVAL);
-    cr_expect_str_eq(msg, "Pod was rejected: Allocate failed due to rpc error: code = Unknown desc = invalid "
+    cr_expect(eq(int, gs_dp_allocate_check(c, "nvidia.com/gpu", 1, false, msg, sizeof msg), 0));
+    cr_expect(eq(int, gs_dp_allocate_check(c, "nvidia.com/gpu", 2, false, msg, sizeof msg), GS_EINVAL));
+    cr_expect(eq(str, (char *)msg, (char *)"Pod was rejected: Allocate failed due to rpc error: code = Unknown desc = invalid "
                           "allocation request for \"nvidia.com/gpu\": invalid request: maximum request size for "
-                          "shared resources is 1; found 2, which is unexpected");
-    cr_expect_eq(gs_dp_allocate_check(c, "nvidia.com/gpu", 2, true, msg, sizeof msg), GS_EINVAL);
-    cr_expect_str_eq(msg, "Pod was rejected: Allocate failed due to rpc error: code = Unknown desc = request for "
+                          "shared resources is 1; found 2, which is unexpected"));
+    cr_expect(eq(int, gs_dp_allocate_check(c, "nvidia.com/gpu", 2, true, msg, sizeof msg), GS_EINVAL));
+    cr_expect(eq(str, (char *)msg, (char *)"Pod was rejected: Allocate failed due to rpc error: code = Unknown desc = request for "
                           "'nvidia.com/gpu: 2' too large: maximum request size for shared resources is 1, which is "
-                          "unexpected");
-    cr_expect_str_eq(GS_DP_ADMISSION_REASON, "UnexpectedAdmissionError");
+                          "unexpected"));
+    cr_expect(eq(str, (char *)GS_DP_ADMISSION_REASON, (char *)"UnexpectedAdmissionError"));
     /* another resource is not shared */
-    cr_expect_eq(gs_dp_allocate_check(c, "nvidia.com/mig-1g.10gb", 2, false, msg, sizeof msg), 0);
+    cr_expect(eq(int, gs_dp_allocate_check(c, "nvidia.com/mig-1g.10gb", 2, false, msg, sizeof msg), 0));
     /* without the flag (default false) a request of 2 is allowed */
-    setup();
+    reset();
     c = parse("sharing: {timeSlicing: {resources: [{name: nvidia.com/gpu, replicas: 4}]}}\n");
-    cr_expect_eq(gs_dp_allocate_check(c, "nvidia.com/gpu", 2, false, msg, sizeof msg), 0);
+    cr_expect(eq(int, gs_dp_allocate_check(c, "nvidia.com/gpu", 2, false, msg, sizeof msg), 0));
     /* renamed: the check is on the renamed resource */
-    setup();
+    reset();
     c = parse("sharing: {timeSlicing: {renameByDefault: true, failRequestsGreaterThanOne: true,"
               " resources: [{name: nvidia.com/gpu, replicas: 2}]}}\n");
-    cr_expect_eq(gs_dp_allocate_check(c, "nvidia.com/gpu.shared", 3, false, msg, sizeof msg), GS_EINVAL);
-    cr_expect(strstr(msg, "\"nvidia.com/gpu.shared\": invalid request: maximum request size for shared resources is "
-                          "1; found 3, which is unexpected") != NULL, "%s", msg);
+    cr_expect(eq(int, gs_dp_allocate_check(c, "nvidia.com/gpu.shared", 3, false, msg, sizeof msg), GS_EINVAL));
+    cr_expect(not(eq(ptr, strstr(msg, "\"nvidia.com/gpu.shared\": invalid request: maximum request size for shared resources is "
+                          "1; found 3, which is unexpected"), NULL)), "%s", msg);
 }
 
 Test(dpconfig, mps)
@@ -184,38 +192,38 @@ Test(dpconfig, mps)
                                          "sharing:\n"
                                          "  mps:\n"
                                          "    resources: [{name: nvidia.com/gpu, replicas: 4}]\n");
-    cr_expect_eq(c->sharing, GS_SHARING_MPS);
-    cr_expect(c->fail_requests_greater_than_one); /* MPS default: true */
-    cr_expect_eq(alloc_of(c, 2, "nvidia.com/gpu"), 8);
+    cr_expect(eq(int, c->sharing, GS_SHARING_MPS));
+    cr_expect(eq(int, c->fail_requests_greater_than_one, 1)); /* MPS default: true */
+    cr_expect(eq(i64, alloc_of(c, 2, "nvidia.com/gpu"), 8));
     char msg[512];
-    cr_expect_eq(gs_dp_allocate_check(c, "nvidia.com/gpu", 2, false, msg, sizeof msg), GS_EINVAL);
+    cr_expect(eq(int, gs_dp_allocate_check(c, "nvidia.com/gpu", 2, false, msg, sizeof msg), GS_EINVAL));
     struct gs_gfd_input in = {.product_name = "NVIDIA-L4", .gpu_count = 2};
     gs_dp_gfd_input(c, &in);
     struct gs_labels l = {0};
-    cr_assert_eq(gs_gfd_labels(&in, &l, &arena), 0);
-    cr_expect_str_eq(gs_labels_get(&l, "nvidia.com/gpu.sharing-strategy"), "mps");
-    cr_expect_str_eq(gs_labels_get(&l, "nvidia.com/mps.capable"), "true");
+    cr_assert(eq(int, gs_gfd_labels(&in, &l, &arena), 0));
+    cr_expect(eq(str, (char *)gs_labels_get(&l, "nvidia.com/gpu.sharing-strategy"), (char *)"mps"));
+    cr_expect(eq(str, (char *)gs_labels_get(&l, "nvidia.com/mps.capable"), (char *)"true"));
     int64_t mem;
     int pct;
     gs_dp_mps_limits(24564, 4, &mem, &pct);
-    cr_expect_eq(mem, 6141);
-    cr_expect_eq(pct, 25);
+    cr_expect(eq(i64, mem, 6141));
+    cr_expect(eq(int, pct, 25));
 
     /* an explicit false is honoured (k8s-device-plugin PR #1762) */
-    setup();
+    reset();
     c = parse("sharing: {mps: {failRequestsGreaterThanOne: false, resources: [{name: nvidia.com/gpu, replicas: 2}]}}\n");
-    cr_expect_not(c->fail_requests_greater_than_one);
-    cr_expect_eq(gs_dp_allocate_check(c, "nvidia.com/gpu", 2, false, msg, sizeof msg), 0);
+    cr_expect(eq(int, c->fail_requests_greater_than_one, 0));
+    cr_expect(eq(int, gs_dp_allocate_check(c, "nvidia.com/gpu", 2, false, msg, sizeof msg), 0));
 
     /* MPS wins over time-slicing, with a warning */
-    setup();
+    reset();
     c = parse("sharing:\n"
               "  timeSlicing: {resources: [{name: nvidia.com/gpu, replicas: 8}]}\n"
               "  mps: {resources: [{name: nvidia.com/gpu, replicas: 2}]}\n");
-    cr_expect_eq(c->sharing, GS_SHARING_MPS);
-    cr_expect_eq(c->resources[0].replicas, 2);
-    cr_assert_eq(cs.nwarnings, 1);
-    cr_expect_eq(cs.warnings[0].line, 2);
+    cr_expect(eq(int, c->sharing, GS_SHARING_MPS));
+    cr_expect(eq(int, c->resources[0].replicas, 2));
+    cr_assert(eq(int, cs.nwarnings, 1));
+    cr_expect(eq(int, cs.warnings[0].line, 2));
 
     /* MPS with the mixed strategy: refused (validateFlags) */
     refused("flags: {migStrategy: mixed}\nsharing: {mps: {resources: [{name: nvidia.com/gpu, replicas: 2}]}}\n",
@@ -266,17 +274,15 @@ Test(dpconfig, go_json_key_matching)
                                          "  TimeSlicing:\n"
                                          "    Resources: [{name: nvidia.com/gpu, replicas: 2}]\n"
                                          "    resources: [{name: nvidia.com/gpu, replicas: 3}]\n");
-    cr_expect_eq(c->resources[0].replicas, 3);
-    cr_assert_eq(cs.nwarnings, 4);
-    cr_expect_str_eq(cs.warnings[0].msg,
-                     "key 'Version' in config is read as 'version' (the device plugin matches it case-insensitively)");
-    cr_expect(strstr(cs.warnings[3].msg, "unknown key 'Resources' in config.sharing.timeSlicing") != NULL, "%s",
-              cs.warnings[3].msg);
+    cr_expect(eq(int, c->resources[0].replicas, 3));
+    cr_assert(eq(int, cs.nwarnings, 4));
+    cr_expect(eq(str, (char *)cs.warnings[0].msg, (char *)"key 'Version' in config is read as 'version' (the device plugin matches it case-insensitively)"));
+    cr_expect(not(eq(ptr, strstr(cs.warnings[3].msg, "unknown key 'Resources' in config.sharing.timeSlicing"), NULL)), "%s", cs.warnings[3].msg);
     /* YAML 1.1 booleans, as go-yaml v2 reads them */
-    setup();
+    reset();
     c = parse("flags: {failOnInitError: no}\n");
-    cr_expect_not(c->fail_on_init_error);
-    cr_expect_eq(c->sharing, GS_SHARING_NONE);
+    cr_expect(eq(int, c->fail_on_init_error, 0));
+    cr_expect(eq(int, c->sharing, GS_SHARING_NONE));
 }
 
 Test(dpconfig, refused_values)
@@ -357,32 +363,32 @@ Test(dpconfig, named_configs_by_node_label)
                        "      timeSlicing:\n"
                        "        resources: [{name: nvidia.com/gpu, replicas: 2}]\n",
                        -1);
-    cr_assert_eq(rc, 0, "%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
-    cr_expect(cs.named);
-    cr_expect_eq(cs.n, 3);
+    cr_assert(eq(int, rc, 0), "%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+    cr_expect(eq(int, cs.named, 1));
+    cr_expect(eq(int, cs.n, 3));
     char why[256];
     const struct gs_dp_config *c = gs_dp_config_for_node(&cs, "tesla-t4", why, sizeof why);
-    cr_assert_not_null(c, "%s", why);
-    cr_expect_eq(alloc_of(c, 4, "nvidia.com/gpu"), 16);
+    cr_assert(not(eq(ptr, (void *)c, NULL)), "%s", why);
+    cr_expect(eq(i64, alloc_of(c, 4, "nvidia.com/gpu"), 16));
     c = gs_dp_config_for_node(&cs, "a10", why, sizeof why);
-    cr_assert_not_null(c, "%s", why);
-    cr_expect_eq(alloc_of(c, 4, "nvidia.com/gpu"), 8);
+    cr_assert(not(eq(ptr, (void *)c, NULL)), "%s", why);
+    cr_expect(eq(i64, alloc_of(c, 4, "nvidia.com/gpu"), 8));
     c = gs_dp_config_for_node(&cs, NULL, why, sizeof why);
-    cr_assert_not_null(c);
-    cr_expect_str_eq(c->name, "any");
-    cr_expect_eq(alloc_of(c, 4, "nvidia.com/gpu"), 4);
-    cr_expect_null(gs_dp_config_for_node(&cs, "h100", why, sizeof why));
-    cr_expect_str_eq(why, "device-plugin config 'h100' (node label nvidia.com/device-plugin.config) is not one of: "
-                          "any, tesla-t4, a10");
+    cr_assert(not(eq(ptr, (void *)c, NULL)));
+    cr_expect(eq(str, (char *)c->name, (char *)"any"));
+    cr_expect(eq(i64, alloc_of(c, 4, "nvidia.com/gpu"), 4));
+    cr_expect(eq(ptr, (void *)gs_dp_config_for_node(&cs, "h100", why, sizeof why), NULL));
+    cr_expect(eq(str, (char *)why, (char *)"device-plugin config 'h100' (node label nvidia.com/device-plugin.config) is not one of: "
+                          "any, tesla-t4, a10"));
     /* a single config ignores the label */
-    setup();
+    reset();
     parse("version: v1\n");
-    cr_expect_not_null(gs_dp_config_for_node(&cs, "whatever", NULL, 0));
+    cr_expect(not(eq(ptr, (void *)gs_dp_config_for_node(&cs, "whatever", NULL, 0), NULL)));
     /* a default that is not in data */
-    setup();
+    reset();
     memset(&err, 0, sizeof err);
-    cr_expect_eq(parse_mig("default: nope\ndata: {a: {version: v1}}\n", -1), GS_EINVAL);
-    cr_expect_str_eq(err.msg, "config.default: default config 'nope' is not in config.data");
-    cr_expect_eq(err.line, 1);
-    cr_expect_eq(err.col, 10);
+    cr_expect(eq(int, parse_mig("default: nope\ndata: {a: {version: v1}}\n", -1), GS_EINVAL));
+    cr_expect(eq(str, (char *)err.msg, (char *)"config.default: default config 'nope' is not in config.data"));
+    cr_expect(eq(int, err.line, 1));
+    cr_expect(eq(int, err.col, 10));
 }
