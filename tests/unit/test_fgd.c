@@ -204,7 +204,7 @@ Test(fgd, packing_scores)
     cr_expect_eq(gs_fgd_score_packing(&used, POD(1000, 1, 600)), 49, "needs a free GPU: 50 - 1");
     cr_expect_eq(gs_fgd_score_packing(&used, POD(1000, 2, 1000)), 48);
     struct gs_fgd_node tight = mk(64000, 64000, 0, 3, (int[]){400, 350, 1000});
-    cr_expect_eq(gs_fgd_score_packing(&tight, POD(1000, 1, 300)), 97, "the least free GPU first: 35 %");
+    cr_expect_eq(gs_fgd_score_packing(&tight, POD(1000, 1, 300)), 97, "the least free GPU first: 35 %%");
     cr_expect_eq(gs_fgd_score_packing(&used, POD(1000, 0, 0)), 0, "CPU-only pods score 0");
 }
 
