@@ -43,6 +43,7 @@ test-asan: deps
 # The unit tests and a few scenarios under valgrind (memcheck), in a Debug build without
 # sanitizers; any memcheck error or definite leak fails (tools/valgrind-tests).
 test-valgrind: deps
+	@tools/install-deps valgrind
 	cmake -S . -B $(BUILD_VALGRIND) -DCMAKE_BUILD_TYPE=Debug
 	cmake --build $(BUILD_VALGRIND) -j $(JOBS)
 	JOBS=$(JOBS) tools/valgrind-tests $(BUILD_VALGRIND) $(VALGRIND_SCENARIOS)
@@ -51,6 +52,7 @@ test-valgrind: deps
 # FUZZ_SECONDS on its checked-in corpus (tests/fuzz/README.md). FUZZ_TARGETS="cel quantity"
 # picks some; FUZZ_FLAGS passes libFuzzer flags.
 fuzz: deps
+	@tools/install-deps fuzz
 	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_FUZZ=ON
 	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz-targets
 	tests/fuzz/run $(BUILD_FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
