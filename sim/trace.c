@@ -877,6 +877,16 @@ static int finish_progress(void *arg)
     return t->stop && *t->stop;
 }
 
+/* sqlite3_exec callback: copy the journal mode a PRAGMA journal_mode answers into arg
+ * (char[16]). */
+static int journal_mode_row(void *arg, int ncol, char **vals, char **names)
+{
+    (void)names;
+    if (ncol > 0 && vals[0])
+        snprintf(arg, 16, "%s", vals[0]);
+    return 0;
+}
+
 /* Make the database file hold every committed transaction by itself, as a file renamed into
  * place must (its -wal would not follow it): leave WAL mode, or, when another connection (a
  * reader of the running trace: `gpusim report`, sqlite3) keeps it from doing so, copy the whole
@@ -888,10 +898,13 @@ static int settle(struct gs_trace *t, bool *wal_left)
 {
     *wal_left = false;
     sqlite3_busy_timeout(t->db, GS_TRACE_FINISH_BUSY_MS);
-    int rc = sqlite3_exec(t->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
-    if (rc == SQLITE_OK)
+    char mode[16] = "";
+    int rc = sqlite3_exec(t->db, "PRAGMA journal_mode=DELETE", journal_mode_row, mode, NULL);
+    /* The pragma answers with the mode it is in: SQLITE_BUSY when readers hold the file, and
+     * "wal" (not an error) should it ever keep WAL mode for another reason. */
+    if (rc == SQLITE_OK && strcmp(mode, "wal") != 0)
         return 0;
-    int code = sqlite3_errcode(t->db) & 0xff;
+    int code = rc == SQLITE_OK ? SQLITE_BUSY : sqlite3_errcode(t->db) & 0xff;
     if (code != SQLITE_BUSY && code != SQLITE_LOCKED)
         return fail(t, "leave write-ahead-log mode");
     *wal_left = true;
