@@ -141,3 +141,17 @@ int gs_read_too_large(struct gs_error *err, const char *path, const char *what, 
                         " bytes)",
                         path, st->seen, what, lim, (uint64_t)limit);
 }
+
+int gs_read_input(const char *path, const char *what, size_t limit, char **text, size_t *len, struct gs_error *err)
+{
+    struct gs_read_status st;
+    int rc = gs_read_file(path, limit, text, len, &st);
+    if (rc == GS_ENOMEM)
+        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
+    if (rc && st.fail == GS_READ_TOO_LARGE)
+        return gs_read_too_large(err, path, what, limit, &st);
+    if (rc)
+        return gs_error_set(err, GS_EIO, path, 0, 0, "%s: %s", st.fail == GS_READ_OPEN ? "cannot open" : "cannot read",
+                            strerror(st.sys_errno));
+    return 0;
+}

@@ -56,6 +56,12 @@ int gs_read_file(const char *path, size_t limit, char **text, size_t *len, struc
 int gs_read_too_large(struct gs_error *err, const char *path, const char *what, size_t limit,
                       const struct gs_read_status *st);
 
+/* gs_read_file for an input that is `what` (as for gs_read_too_large), with every failure
+ * worded into `err` (file `path`, no line): "out of memory" (GS_ENOMEM), the too-large message
+ * (GS_EIO), "cannot open: <strerror>" or "cannot read: <strerror>" (GS_EIO). On success
+ * *text (heap, the caller's, gs_free) holds *len bytes and a NUL. */
+int gs_read_input(const char *path, const char *what, size_t limit, char **text, size_t *len, struct gs_error *err);
+
 /* True when `err` holds a gs_read_too_large message (for callers that add a hint to the other
  * GS_EIO messages, such as "the gpusim catalog is missing"). */
 bool gs_read_is_too_large(const struct gs_error *err);

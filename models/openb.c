@@ -162,16 +162,9 @@ static int parse_int(const struct csv *c, const struct field *fs, int i, const c
 static int read_file(const char *path, const char *what, size_t limit, char **text, struct gs_error *err)
 {
     size_t len;
-    struct gs_read_status st;
-    int rc = gs_read_file(path, limit, text, &len, &st);
-    if (rc == GS_ENOMEM)
-        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-    if (rc && st.fail == GS_READ_TOO_LARGE)
-        return gs_read_too_large(err, path, what, limit, &st);
-    if (rc && st.fail == GS_READ_OPEN)
-        return gs_error_set(err, GS_EIO, path, 0, 0, "cannot open: %s", strerror(st.sys_errno));
+    int rc = gs_read_input(path, what, limit, text, &len, err);
     if (rc)
-        return gs_error_set(err, GS_EIO, path, 0, 0, "read error");
+        return rc;
     if (memchr(*text, '\0', len)) {
         gs_free(*text);
         *text = NULL;

@@ -11,7 +11,6 @@
  */
 #include <inttypes.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,21 +48,6 @@ static void view_free(struct node_view *v)
     gs_arena_free(&v->arena);
     gs_free(v->pool);
     gs_free(v->kernel);
-}
-
-static int err(char *errbuf, int errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int err(char *errbuf, int errlen, int code, const char *fmt, ...)
-{
-    if (errbuf && errlen > 0) {
-        /* SQLite's messages quote the damaged file's bytes: escape them (gs_error_quote) */
-        char msg[1024];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        gs_error_quote(msg, (size_t)-1, (size_t)-1, errbuf, (size_t)errlen);
-    }
-    return code;
 }
 
 static int set_str(char **dst, const char *s)
@@ -222,7 +206,7 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
                        int errlen)
 {
     if (!trace_path || !node || !out)
-        return err(errbuf, errlen, GS_EINVAL, "gs_report_describe: invalid argument");
+        return gs_report_error(errbuf, errlen, GS_EINVAL, "gs_report_describe: invalid argument");
     sqlite3 *db = NULL;
     int rc = gs_report_open(trace_path, &db, errbuf, errlen);
     if (rc != 0)
@@ -232,14 +216,14 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
     int64_t id = -1;
     if (rc == 0) {
         if (sqlite3_prepare_v2(db, "SELECT id FROM node WHERE name = ?1", -1, &st, NULL) != SQLITE_OK) {
-            rc = err(errbuf, errlen, GS_ESQL, "trace '%s': %s", trace_path, sqlite3_errmsg(db));
+            rc = gs_report_error(errbuf, errlen, GS_ESQL, "trace '%s': %s", trace_path, sqlite3_errmsg(db));
         } else {
             sqlite3_bind_text(st, 1, node, -1, SQLITE_STATIC);
             if (sqlite3_step(st) == SQLITE_ROW)
                 id = sqlite3_column_int64(st, 0);
             sqlite3_finalize(st);
             if (id < 0)
-                rc = err(errbuf, errlen, GS_EINVAL, "trace '%s' has no node named '%s'", trace_path, node);
+                rc = gs_report_error(errbuf, errlen, GS_EINVAL, "trace '%s' has no node named '%s'", trace_path, node);
         }
     }
     if (rc == 0 && at_us < 0) {
@@ -259,7 +243,7 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
     }
     struct node_view v = {0};
     if (rc == 0 && (rc = replay(db, id, at_us, &v)) != 0)
-        rc = err(errbuf, errlen, rc, "trace '%s': %s", trace_path, rc == GS_ENOMEM ? "out of memory" : sqlite3_errmsg(db));
+        rc = gs_report_error(errbuf, errlen, rc, "trace '%s': %s", trace_path, rc == GS_ENOMEM ? "out of memory" : sqlite3_errmsg(db));
     char t[64];
     if (at_us == INT64_MAX)
         snprintf(t, sizeof t, "end");
@@ -274,10 +258,10 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
         }
         sqlite3_finalize(st);
         if (rows == 0)
-            rc = err(errbuf, errlen, GS_EINVAL,
+            rc = gs_report_error(errbuf, errlen, GS_EINVAL,
                      "trace '%s' has no node events for '%s' (written with --trace-level summary?)", trace_path, node);
         else
-            rc = err(errbuf, errlen, GS_EINVAL, "node '%s' had not joined at %s", node, t);
+            rc = gs_report_error(errbuf, errlen, GS_EINVAL, "node '%s' had not joined at %s", node, t);
     }
     if (rc == 0) {
         fprintf(out, "Name:               %s\n", node);
@@ -322,11 +306,11 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
         if (rc == 0)
             rc = print_pods(db, id, at_us, out);
         if (rc)
-            rc = err(errbuf, errlen, rc, "trace '%s': %s", trace_path, sqlite3_errmsg(db));
+            rc = gs_report_error(errbuf, errlen, rc, "trace '%s': %s", trace_path, sqlite3_errmsg(db));
     }
     view_free(&v);
     sqlite3_close(db);
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-        rc = err(errbuf, errlen, GS_EIO, "cannot write the description of '%s'", node);
+        rc = gs_report_error(errbuf, errlen, GS_EIO, "cannot write the description of '%s'", node);
     return rc;
 }

@@ -14,8 +14,7 @@
 #include "reports/report.h"
 #include "sim/trace.h"
 
-static int set_err(char *errbuf, int errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int set_err(char *errbuf, int errlen, int code, const char *fmt, ...)
+int gs_report_error(char *errbuf, int errlen, int code, const char *fmt, ...)
 {
     if (errbuf && errlen > 0) {
         /* SQLite's messages quote the damaged file's bytes: escape them (gs_error_quote) */
@@ -68,12 +67,12 @@ static int open_checked(const char *path, sqlite3 **db, char *errbuf, int errlen
     struct stat sb;
     int have_stat = stat(path, &sb) == 0;
     if (have_stat && !S_ISREG(sb.st_mode))
-        return set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (%s, not a regular file)", path,
+        return gs_report_error(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (%s, not a regular file)", path,
                        file_kind(sb.st_mode));
     int src = gs_trace_db_open(path, true, &d);
     if (src != SQLITE_OK) {
         int sys = d ? sqlite3_system_errno(d) : 0;
-        int rc = set_err(errbuf, errlen, src == SQLITE_NOMEM ? GS_ENOMEM : GS_EIO, "cannot open trace '%s': %s",
+        int rc = gs_report_error(errbuf, errlen, src == SQLITE_NOMEM ? GS_ENOMEM : GS_EIO, "cannot open trace '%s': %s",
                          path, sys ? strerror(sys) : d ? sqlite3_errmsg(d) : sqlite3_errstr(src));
         sqlite3_close(d);
         return rc;
@@ -85,9 +84,9 @@ static int open_checked(const char *path, sqlite3 **db, char *errbuf, int errlen
     if (sqlrc != SQLITE_OK) {
         int sys = sqlite3_system_errno(d);
         if (sqlite3_errcode(d) == SQLITE_NOTADB)
-            rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (not an SQLite database)", path);
+            rc = gs_report_error(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (not an SQLite database)", path);
         else
-            rc = set_err(errbuf, errlen, GS_EIO, "cannot read trace '%s': %s%s%s", path, sqlite3_errmsg(d),
+            rc = gs_report_error(errbuf, errlen, GS_EIO, "cannot read trace '%s': %s%s%s", path, sqlite3_errmsg(d),
                          sys ? ": " : "", sys ? strerror(sys) : "");
     } else if (app != GS_TRACE_APPLICATION_ID &&
                (app != 0 || pragma_int(d, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'run'",
@@ -98,19 +97,19 @@ static int open_checked(const char *path, sqlite3 **db, char *errbuf, int errlen
         int64_t pages = pragma_int(d, "PRAGMA page_count", &sqlrc);
         int64_t objects = pages > 0 ? pragma_int(d, "SELECT count(*) FROM sqlite_schema", &sqlrc) : 0;
         if (pages == 0 && have_stat && sb.st_size == 0)
-            rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (the file is empty)", path);
+            rc = gs_report_error(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (the file is empty)", path);
         else if (pages == 0)
-            rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (not an SQLite database)", path);
+            rc = gs_report_error(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (not an SQLite database)", path);
         else if (objects == 0)
-            rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (an empty SQLite database: no tables)",
+            rc = gs_report_error(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (an empty SQLite database: no tables)",
                          path);
         else
-            rc = set_err(errbuf, errlen, GS_EINVAL,
+            rc = gs_report_error(errbuf, errlen, GS_EINVAL,
                          "'%s' is not a gpusim trace (an SQLite database of something else)", path);
     } else if (version <= 0) {
-        rc = set_err(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (no schema version)", path);
+        rc = gs_report_error(errbuf, errlen, GS_EINVAL, "'%s' is not a gpusim trace (no schema version)", path);
     } else if (version > GS_TRACE_SCHEMA_VERSION) {
-        rc = set_err(errbuf, errlen, GS_ENOTSUP, "trace '%s' has schema version %" PRId64 "; this gpusim reads versions up to %d",
+        rc = gs_report_error(errbuf, errlen, GS_ENOTSUP, "trace '%s' has schema version %" PRId64 "; this gpusim reads versions up to %d",
                      path, version, GS_TRACE_SCHEMA_VERSION);
     }
     if (rc != 0) {
@@ -212,7 +211,7 @@ int gs_report_open(const char *path, sqlite3 **db, char *errbuf, int errlen)
     if (src == SQLITE_OK && needed)
         src = pods_as_of(d, until);
     if (src != SQLITE_OK) {
-        rc = set_err(errbuf, errlen, src == SQLITE_NOMEM ? GS_ENOMEM : GS_ESQL, "trace '%s': %s", path,
+        rc = gs_report_error(errbuf, errlen, src == SQLITE_NOMEM ? GS_ENOMEM : GS_ESQL, "trace '%s': %s", path,
                      sqlite3_errmsg(d));
         sqlite3_close(d);
         return rc;
@@ -255,7 +254,7 @@ int gs_report_trace_state(const char *path, struct gs_report_state *s, char *err
     if (src == SQLITE_OK)
         src = run_value(db, "complete_until_us", until, sizeof until);
     if (src != SQLITE_OK) {
-        rc = set_err(errbuf, errlen, GS_ESQL, "trace '%s': %s", path, sqlite3_errmsg(db));
+        rc = gs_report_error(errbuf, errlen, GS_ESQL, "trace '%s': %s", path, sqlite3_errmsg(db));
         sqlite3_close(db);
         return rc;
     }

@@ -23,4 +23,9 @@
  * GS_ENOMEM, with errbuf (size errlen; may be NULL) saying why; *db is NULL then. */
 int gs_report_open(const char *path, sqlite3 **db, char *errbuf, int errlen);
 
+/* Format a report's error into errbuf (size errlen; NULL or 0: nothing written) and return
+ * `code`. The text is escaped with gs_error_quote (base/error.h): SQLite's messages about a
+ * damaged trace quote its bytes. At most 1023 bytes of message before escaping. */
+int gs_report_error(char *errbuf, int errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #endif

@@ -11,7 +11,6 @@
 
 #include <inttypes.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,25 +32,10 @@ struct gs_report {
     int end_known;  /* end_us came from run.end_us */
 };
 
-static int report_err(struct gs_report *r, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int report_err(struct gs_report *r, int code, const char *fmt, ...)
-{
-    if (r->errbuf && r->errlen > 0) {
-        /* SQLite's messages quote the damaged file's bytes: escape them (gs_error_quote) */
-        char msg[1024];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        gs_error_quote(msg, (size_t)-1, (size_t)-1, r->errbuf, (size_t)r->errlen);
-    }
-    return code;
-}
 
 static int sql_err(struct gs_report *r)
 {
-    return report_err(r, GS_ESQL, "trace '%s': %s", r->path, sqlite3_errmsg(r->db));
+    return gs_report_error(r->errbuf, r->errlen, GS_ESQL, "trace '%s': %s", r->path, sqlite3_errmsg(r->db));
 }
 
 static int prep(struct gs_report *r, const char *sql, sqlite3_stmt **st)
@@ -106,7 +90,7 @@ static int run_value(struct gs_report *r, const char *key, char **v)
         return rc;
     const char *s = (const char *)sqlite3_column_text(st, 0);
     if (s && !(*v = gs_strdup(s)))
-        rc = report_err(r, GS_ENOMEM, "out of memory");
+        rc = gs_report_error(r->errbuf, r->errlen, GS_ENOMEM, "out of memory");
     else
         rc = 0;
     sqlite3_finalize(st);
@@ -487,7 +471,7 @@ static int print_bringup(struct gs_report *r)
         if (GS_GROW(v, cap, n + 1)) {
             sqlite3_finalize(st);
             gs_free(v);
-            return report_err(r, GS_ENOMEM, "out of memory");
+            return gs_report_error(r->errbuf, r->errlen, GS_ENOMEM, "out of memory");
         }
         v[n++] = sqlite3_column_int64(st, 1);
     }
@@ -508,7 +492,7 @@ static int print_bringup(struct gs_report *r)
         " ORDER BY d DESC, e.t_us, e.rowid LIMIT 1",
         end);
     if (!sql)
-        return report_err(r, GS_ENOMEM, "out of memory");
+        return gs_report_error(r->errbuf, r->errlen, GS_ENOMEM, "out of memory");
     rc = prep(r, sql, &st);
     sqlite3_free(sql);
     if (rc != 0)
@@ -539,7 +523,7 @@ static int print_list(struct gs_report *r, const char *title, const char *count_
     /* Two passes (width, then rows) keep the messages aligned without copying them. */
     char *wsql = sqlite3_mprintf("SELECT max(length(label)) FROM (%s)", sql);
     if (!wsql)
-        return report_err(r, GS_ENOMEM, "out of memory");
+        return gs_report_error(r->errbuf, r->errlen, GS_ENOMEM, "out of memory");
     int64_t width;
     rc = query_int(r, wsql, &width);
     sqlite3_free(wsql);
@@ -628,7 +612,7 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
 {
     struct gs_report r = {.path = trace_path, .out = out, .errbuf = errbuf, .errlen = errlen};
     if (!trace_path || !out)
-        return report_err(&r, GS_EINVAL, "gs_report_summary: invalid argument");
+        return gs_report_error(r.errbuf, r.errlen, GS_EINVAL, "gs_report_summary: invalid argument");
     int rc = open_trace(&r);
     if (rc == 0)
         rc = print_header(&r);
@@ -652,7 +636,7 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
         rc = print_checks(&r);
     sqlite3_close(r.db);
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-        rc = report_err(&r, GS_EIO, "cannot write the summary of '%s'", trace_path);
+        rc = gs_report_error(r.errbuf, r.errlen, GS_EIO, "cannot write the summary of '%s'", trace_path);
     return rc;
 }
 

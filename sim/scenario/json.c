@@ -231,15 +231,9 @@ int gs_json_load_file(const char *path, const char *what, size_t limit, struct g
     *root = NULL;
     char *buf;
     size_t len;
-    struct gs_read_status st;
-    int rc = gs_read_file(path, limit, &buf, &len, &st);
-    if (rc == GS_ENOMEM)
-        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-    if (rc && st.fail == GS_READ_TOO_LARGE)
-        return gs_read_too_large(err, path, what, limit, &st);
+    int rc = gs_read_input(path, what, limit, &buf, &len, err);
     if (rc)
-        return gs_error_set(err, GS_EIO, path, 0, 0, "cannot read %s: %s", path,
-                            st.fail == GS_READ_OPEN ? strerror(st.sys_errno) : "read error");
+        return rc;
     if (memchr(buf, '\0', len))
         rc = gs_error_set(err, GS_EINVAL, path, 0, 0, "invalid JSON: the file contains a NUL byte");
     else

@@ -500,16 +500,9 @@ int gs_yaml_load_file(const char *path, const char *what, size_t limit, struct g
     *root = NULL;
     char *buf;
     size_t len;
-    struct gs_read_status st;
-    int rc = gs_read_file(path, limit, &buf, &len, &st);
-    if (rc == GS_ENOMEM)
-        return gs_error_set(err, GS_ENOMEM, path, 0, 0, "out of memory");
-    if (rc) {
-        if (st.fail == GS_READ_TOO_LARGE)
-            return gs_read_too_large(err, path, what, limit, &st);
-        return gs_error_set(err, GS_EIO, path, 0, 0, "%s: %s", st.fail == GS_READ_OPEN ? "cannot open" : "cannot read",
-                            strerror(st.sys_errno));
-    }
+    int rc = gs_read_input(path, what, limit, &buf, &len, err);
+    if (rc)
+        return rc;
     rc = load_buffer(path, buf, len, 0, 0, a, root, err);
     gs_free(buf);
     return rc;
