@@ -290,6 +290,15 @@ void gs_cluster_operand_started(struct gs_cluster *c, int n, int operand);
 /* GPUs of node `n` that DRA claims hold (bit i: GPU i), from the ledger; 0 without DRA. */
 uint64_t gs_cluster_dra_gpus(const struct gs_cluster *c, int n);
 
+/* kubectl drain of node `n`: cordoned (Cordon row), every pod on it evicted with graceful
+ * termination (reason Evicted, message `msg`), CLUSTER_EVENT NodeTaint. The scenario's `drain`
+ * and the Cluster Autoscaler's scale-down. */
+void gs_cluster_drain_node(struct gs_cluster *c, int n, const char *msg);
+/* Delete node `n` (kubectl delete node, or the cloud provider removing its instance): its pods
+ * deleted at once (reason Deleted, "node deleted"), the node gone (exists false, a Deleted
+ * row). No watch event. The scenario's `deleteNode` and the Cluster Autoscaler's scale-down. */
+void gs_cluster_delete_node(struct gs_cluster *c, int n);
+
 /* The scenario's node and pod operations (cordon, uncordon, drain, deleteNode, addNodes, label,
  * deletePod): true when `se` is one of them (done, or warned about). */
 bool gs_cluster_scenario_event(struct gs_cluster *c, const struct gs_sevent *se);

@@ -20,6 +20,8 @@
 #include "models/sched/sched.h"
 #include "models/world.h"
 
+struct gs_autoscaler_spec;
+
 /* ---------------------------------------------------------------- timed events */
 
 /* The scenario event kinds, written once: X(NAME, action) gives the enum constant GS_SEV_NAME and
@@ -248,6 +250,9 @@ struct gs_scenario {
      * spec.versions.dra-driver-nvidia-gpu (models/dra/dra_state.h); NULL when none is given.
      * Arena, but for the compiled CEL programs gs_scenario_free releases. */
     struct gs_dra_spec *dra;
+    /* The Cluster Autoscaler (sim/autoscaler.h): node pools' `autoscaling` and spec.autoscaler;
+     * NULL when no pool has `autoscaling` (the controller then does not run). Arena. */
+    struct gs_autoscaler_spec *autoscaler;
 };
 
 /* Load and check `path`. `sets` are `--set path=value` overrides (count `nsets`), applied to

@@ -269,6 +269,22 @@ static void evict_all(struct gs_cluster *c, int ni, bool graceful, const char *r
             gs_cluster_delete_pod(c, w->nodes[ni].first_pod, GS_DEL_EVICTED, reason, msg);
 }
 
+void gs_cluster_drain_node(struct gs_cluster *c, int ni, const char *msg)
+{
+    gs_cluster_set_unschedulable(c, ni, true);
+    evict_all(c, ni, true, "Evicted", msg);
+    gs_cluster_notify(c, GS_CE_NODE_TAINT);
+}
+
+void gs_cluster_delete_node(struct gs_cluster *c, int ni)
+{
+    struct gs_world *w = c->w;
+    evict_all(c, ni, false, "Deleted", "node deleted");
+    w->nodes[ni].exists = false;
+    gs_node_touch(w, ni);
+    gs_cluster_node_event(c, ni, "Deleted", NULL, NULL);
+}
+
 bool gs_cluster_scenario_event(struct gs_cluster *c, const struct gs_sevent *se)
 {
     struct gs_world *w = c->w;
@@ -284,17 +300,12 @@ bool gs_cluster_scenario_event(struct gs_cluster *c, const struct gs_sevent *se)
     case GS_SEV_DRAIN:
         if ((ni = event_node(c, se)) < 0)
             return true;
-        gs_cluster_set_unschedulable(c, ni, true);
-        evict_all(c, ni, true, "Evicted", "drained");
-        gs_cluster_notify(c, GS_CE_NODE_TAINT);
+        gs_cluster_drain_node(c, ni, "drained");
         return true;
     case GS_SEV_DELETE_NODE:
         if ((ni = event_node(c, se)) < 0)
             return true;
-        evict_all(c, ni, false, "Deleted", "node deleted");
-        w->nodes[ni].exists = false;
-        gs_node_touch(w, ni);
-        gs_cluster_node_event(c, ni, "Deleted", NULL, NULL);
+        gs_cluster_delete_node(c, ni);
         return true;
     case GS_SEV_ADD_NODES:
         for (int i = 0; i < se->count; i++)

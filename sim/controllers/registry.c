@@ -13,11 +13,17 @@
  *                 retries its pending Workloads.
  *   frag          before lws: the sample taken when a pod leaves its node comes before the
  *                 LeaderWorkerSet reacts to the pod's end.
+ *   autoscaler    last: like cluster-autoscaler, which polls the API server every scan-interval,
+ *                 it acts on its own timers only (it watches pod creations and node additions
+ *                 just to start its loop), so no other controller's reaction depends on it; and
+ *                 last, its registry index (part of every controller timer's event kind) leaves
+ *                 the other controllers' indexes, and so the order of their same-time timers, as
+ *                 they were.
  */
 #include "sim/controller.h"
 
 extern const struct gs_controller gs_ctl_workloads, gs_ctl_gpu_operator, gs_ctl_device_plugin, gs_ctl_dra,
-    gs_ctl_scheduler, gs_ctl_kueue, gs_ctl_frag, gs_ctl_lws;
+    gs_ctl_scheduler, gs_ctl_kueue, gs_ctl_frag, gs_ctl_lws, gs_ctl_autoscaler;
 
 const struct gs_controller *const gs_controller_registry[] = {
     &gs_ctl_workloads,     /* sim/controllers/workloads.c */
@@ -28,5 +34,6 @@ const struct gs_controller *const gs_controller_registry[] = {
     &gs_ctl_kueue,         /* sim/controllers/kueue.c */
     &gs_ctl_frag,          /* sim/controllers/frag.c */
     &gs_ctl_lws,           /* sim/controllers/lws.c */
+    &gs_ctl_autoscaler,    /* sim/controllers/autoscaler.c */
     NULL,
 };

@@ -155,7 +155,7 @@ static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *
 {
     static const char *const keys[] = {"name",   "count",  "gpu",     "capacity",  "reserved",   "labels",
                                        "taints", "kernel", "joinAt",  "joinEvery", "topology",   "hostDriver",
-                                       NULL};
+                                       "autoscaling", /* decoded by autoscaling.c */ NULL};
     static const char *const req[] = {"name", "count", "capacity", NULL};
     int rc = gs_y_check_map(d, m, path, keys, NULL, req);
     if (rc)

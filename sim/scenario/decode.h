@@ -88,6 +88,11 @@ int gs_scn_workloads(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_sc
 /* A workload's `duration` at `n` (NULL or null: runs until deleted): a Go duration, or
  * {distribution: fixed|exponential|lognormal, ...} (workloads.c). */
 int gs_scn_duration_dist(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_duration_dist *dd);
+/* Node pools' `autoscaling` (spec.cluster.nodePools[i].autoscaling) and spec.autoscaler into
+ * sc->autoscaler (sim/autoscaler.h; NULL when no pool has autoscaling). `spec` is the spec map;
+ * `horizon_source` as for gs_scn_expect (autoscaling needs a horizon). */
+int gs_scn_autoscaling(struct gs_ydec *d, const struct gs_ynode *spec, const char *horizon_source,
+                       struct gs_scenario *sc);
 /* spec.events. */
 int gs_scn_events(struct gs_ydec *d, const struct gs_ynode *seq, struct gs_scenario *sc);
 /* spec.expect. `horizon_source` names where sc->horizon comes from ("spec.horizon" or

@@ -419,7 +419,7 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
     static const char *const spec_keys[] = {"seed",      "horizon",  "kubernetesVersion", "sampleInterval",
                                             "startLatency", "featureGates", "versions",       "catalog",
                                             "objects",   "cluster",  "operator",          "scheduler",
-                                            "workloads", "events",   "expect",            NULL};
+                                            "workloads", "events",   "expect",            "autoscaler", NULL};
     static const char *const spec_req[] = {"cluster", NULL};
     if ((rc = gs_y_check_map(d, spec, "spec", spec_keys, NULL, spec_req)))
         return rc;
@@ -490,6 +490,9 @@ static int decode_root(struct gs_ydec *d, const struct gs_ynode *root, int64_t s
     if ((rc = gs_scn_objects(d, sec, sc)))
         return rc;
     if ((rc = gs_scn_cluster(d, gs_y_get(spec, "cluster"), sc)))
+        return rc;
+    /* node pools' autoscaling and spec.autoscaler (sim/scenario/autoscaling.c) */
+    if ((rc = gs_scn_autoscaling(d, spec, horizon_source, sc)))
         return rc;
     /* the catalog and the operator (the Xid policy defaults apply without an operator too) */
     gs_operator_config_defaults(&sc->op);
