@@ -6,6 +6,7 @@
  */
 #include "base/alloc.h"
 #include "base/array.h"
+#include "reports/autoscaler.h"
 #include "reports/open.h"
 #include "reports/report.h"
 
@@ -626,6 +627,8 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
         rc = print_gang(&r);
     if (rc == 0)
         rc = print_bringup(&r);
+    if (rc == 0)
+        rc = gs_report_autoscaler(r.db, r.out, r.errbuf, r.errlen);
     if (rc == 0)
         rc = print_pending(&r);
     if (rc == 0)

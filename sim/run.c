@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "sim/autoscaler.h"
 #include "sim/check.h"
 #include "sim/cluster.h"
 #include "sim/metrics.h"
@@ -61,6 +62,14 @@ static void write_run_keys(struct gs_trace *t, const struct gs_scenario *sc, int
         snprintf(buf, sizeof buf, "%lld", (long long)sc->horizon);
         rc = rc ? rc : gs_trace_run_kv(t, "horizon_us", buf);
     }
+    /* the Cluster Autoscaler's node groups: nodeGroup.<pool> = "<minSize>..<maxSize>" */
+    for (int i = 0; sc->autoscaler && i < sc->world.npools; i++)
+        if (sc->autoscaler->groups[i].enabled) {
+            char key[128];
+            snprintf(key, sizeof key, "nodeGroup.%s", sc->world.pools[i].name);
+            snprintf(buf, sizeof buf, "%d..%d", sc->autoscaler->groups[i].min_size, sc->autoscaler->groups[i].max_size);
+            rc = rc ? rc : gs_trace_run_kv(t, key, buf);
+        }
     rc = rc ? rc : gs_trace_commit(t);
     if (rc && !*err)
         *err = rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "reports/autoscaler.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
 #include "trace_query.h"
@@ -322,4 +323,36 @@ Test(autoscaler, gpus_not_allocatable_within_max_node_provision_time_fail_the_sc
     cr_expect(eq(str, gs_test_query(trace_path, "select n.name, e.t_us / 1000000 from node_event e join node n on "
                                                 "n.id = e.node_id where n.pool = 'h100' and e.kind in ('Joined', 'Deleted')"),
                  "h100-0|60;h100-0|240;h100-1|600;h100-1|780"));
+}
+
+/* ------------------------------------------------------------------ the report */
+
+Test(autoscaler, report_counts_and_summary_section)
+{
+    run_text(scenario("1h", H100_POOL("h100", 0, 30, 3m, ""), "", GPU_PODS("train", 20, 8, 20m, "")));
+    sqlite3 *db;
+    cr_assert(eq(int, sqlite3_open_v2(trace_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK));
+    struct gs_autoscaler_counts n;
+    cr_expect(eq(int, gs_report_autoscaler_counts(db, &n), 1));
+    cr_expect(eq(i64, n.scale_ups, 1));
+    cr_expect(eq(i64, n.nodes_added, 20));
+    cr_expect(eq(i64, n.scale_downs, 2)); /* 10 empty nodes per bulk (maxEmptyBulkDelete) */
+    cr_expect(eq(i64, n.nodes_removed, 20));
+    char buf[4096] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    cr_assert(eq(int, gs_report_autoscaler(db, f, NULL, 0), 0));
+    fclose(f);
+    cr_expect(eq(str, buf,
+                 "\nAutoscaler (node groups h100 0..30): 1 scale-up (+20 nodes), 2 scale-downs (-20 nodes)\n"
+                 "  0s       h100  ScaleUp: 0->20 (max 30), 20 pods unschedulable, expander least-waste\n"
+                 "  33m0s    h100  ScaleDown: 20->10 (min 0), 10 empty node(s) removed (unneeded for 10m0s): h100-0, "
+                 "h100-1, h100-2, h100-3, h100-4, h100-5, h100-6, h100-7, h100-8, h100-9\n"
+                 "  33m10s   h100  ScaleDown: 10->0 (min 0), 10 empty node(s) removed (unneeded for 10m10s): "
+                 "h100-10, h100-11, h100-12, h100-13, h100-14, h100-15, h100-16, h100-17, h100-18, h100-19\n"));
+    sqlite3_close(db);
+    /* a run without node groups: no section */
+    run_text(scenario("10m", "", "", GPU_PODS("p", 1, 8, 1h, "")));
+    cr_assert(eq(int, sqlite3_open_v2(trace_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK));
+    cr_expect(eq(int, gs_report_autoscaler_counts(db, &n), 0));
+    sqlite3_close(db);
 }
