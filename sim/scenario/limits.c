@@ -3,6 +3,7 @@
 
 #include <limits.h>
 
+#include "sim/autoscaler.h"
 #include "sim/scenario/decode.h"
 
 /* a * b, saturating at INT64_MAX (both >= 0) */
@@ -108,7 +109,10 @@ void gs_scenario_size(const struct gs_scenario *sc, struct gs_scenario_size *out
     const struct gs_world *w = &sc->world;
     out->nodes = 0;
     for (int p = 0; p < w->npools; p++)
-        out->nodes = add_sat(out->nodes, w->pools[p].count);
+        /* a node group counts at its maxSize (sim/autoscaler.h) */
+        out->nodes = add_sat(out->nodes, sc->autoscaler && sc->autoscaler->groups[p].enabled
+                                              ? sc->autoscaler->groups[p].max_size
+                                              : w->pools[p].count);
     out->pods = 0;
     for (int i = 0; i < w->nworkloads; i++)
         out->pods = add_sat(out->pods, gs_scenario_workload_pods(sc, i));
