@@ -238,6 +238,50 @@ Test(autoscaler, provisioning_past_max_node_provision_time_fails_and_backs_off)
     cr_expect(eq(int, count("select count(*) from node_event where kind = 'Joined' and subject = 'h100'"), 0));
 }
 
+Test(autoscaler, nodes_on_their_way_absorb_new_pending_pods)
+{
+    /* three 4-GPU pods at 0s: two nodes (one with room for a fourth pod). A fourth pod at 30s
+     * fits the node on its way: no second scale-up; it binds when the nodes join at 3m. */
+    run_text(scenario("10m", H100_POOL("h100", 0, 8, 3m, ""), "",
+                      GPU_PODS("a", 3, 4, 1h, "")
+                      "  - name: b\n    arrival: {at: 30s}\n"
+                      "    template: {spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: 4, "
+                      "cpu: '8', memory: 64Gi}}}]}}\n"));
+    cr_expect(eq(str, gs_test_query(trace_path, "select t_us, message from object"),
+                 "0|ScaleUp: 0->2 (max 8), 3 pods unschedulable, expander least-waste"));
+    cr_expect(eq(str, gs_test_query(trace_path, "select count(*), min(scheduled_us) from pod"), "4|180000000"));
+    cr_expect(eq(int, count("select count(*) from pod_event where reason like '%TriggerScaleUp'"), 0));
+}
+
+/* The group the random expander picks between two equal groups, with seed `seed`. */
+static char *random_pick(int seed)
+{
+    static char yaml[8192];
+    char head[64];
+    snprintf(head, sizeof head, "1h\n  seed: %d", seed);
+    snprintf(yaml, sizeof yaml, "%s",
+             scenario(head, POOL("a", "96", "1Ti", "") POOL("b", "96", "1Ti", ""), "  autoscaler: {expander: random}\n",
+                      GPU_PODS("p", 1, 8, 1h, "")));
+    run_text(yaml);
+    return gs_test_query(trace_path, "select name from object where status = 'ScaleUp'");
+}
+
+Test(autoscaler, random_expander_is_seeded)
+{
+    int a = 0, b = 0;
+    for (int seed = 1; seed <= 12; seed++) {
+        char first[16];
+        snprintf(first, sizeof first, "%s", random_pick(seed));
+        cr_expect(eq(str, random_pick(seed), first), "seed %d picks the same group twice", seed);
+        a += strcmp(first, "a") == 0;
+        b += strcmp(first, "b") == 0;
+    }
+    /* both groups get picked over twelve seeds (each with probability 1 - 2^-11) */
+    cr_expect(eq(int, a + b, 12));
+    cr_expect(gt(int, a, 0));
+    cr_expect(gt(int, b, 0));
+}
+
 Test(autoscaler, no_autoscaling_no_controller)
 {
     run_text(scenario("10m", "", "", GPU_PODS("p", 1, 8, 1h, "")));
