@@ -206,6 +206,9 @@ static void group_size(const struct as *s, const struct gs_cluster *c, int pool,
     for (int i = 0; i < s->nrq; i++)
         if (s->rq[i].live && s->rq[i].pool == pool && s->rq[i].node < 0)
             r++;
+    /* the pool's own nodes that have not joined yet (joinAt, joinEvery) are on their way too */
+    if (c->next_index[pool] < c->w->pools[pool].count)
+        r += c->w->pools[pool].count - c->next_index[pool];
     *existing = e;
     *upcoming = u + r;
     *unregistered = r;

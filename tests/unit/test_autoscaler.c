@@ -253,6 +253,14 @@ Test(autoscaler, nodes_on_their_way_absorb_new_pending_pods)
     cr_expect(eq(int, count("select count(*) from pod_event where reason like '%TriggerScaleUp'"), 0));
 }
 
+Test(autoscaler, the_pools_own_nodes_still_to_join_are_on_their_way)
+{
+    /* count 2 joining at 5m: the pod at 0s waits for them, no scale-up */
+    run_text(scenario("10m", H100_POOL("h100", 2, 4, 1m, ", joinAt: 5m"), "", GPU_PODS("p", 1, 8, 1h, "")));
+    cr_expect(eq(int, count("select count(*) from object"), 0));
+    cr_expect(eq(str, gs_test_query(trace_path, "select scheduled_us from pod"), "300000000"));
+}
+
 /* The group the random expander picks between two equal groups, with seed `seed`. */
 static char *random_pick(int seed)
 {
