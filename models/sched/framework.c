@@ -1132,13 +1132,27 @@ enum gs_status_code gs_sched_bind(struct gs_sched *s, int pod, int node, const s
 
 /* ------------------------------------------------------------------ for tests and explain */
 
+static void filter_node(struct gs_sched *s, int p, int node, struct gs_node_status *out, bool all);
+
 void gs_sched_filter_node(struct gs_sched *s, int p, int node, struct gs_node_status *out)
+{
+    filter_node(s, p, node, out, true);
+}
+
+void gs_sched_filter_node_logged(struct gs_sched *s, int p, int node, struct gs_node_status *out)
+{
+    filter_node(s, p, node, out, false);
+}
+
+static void filter_node(struct gs_sched *s, int p, int node, struct gs_node_status *out, bool all)
 {
     struct gs_podctx pc;
     struct gs_fstat st;
     memset(out, 0, sizeof *out);
-    /* The filters read the node copies: bring them all up to date. */
-    s->mfull = true;
+    /* The filters read the node copies: bring them all up to date (or those the world's change
+     * log names). */
+    if (all)
+        s->mfull = true;
     if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
         s->mfull = true;
         out->code = GS_ST_ERROR;

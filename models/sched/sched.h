@@ -441,6 +441,12 @@ int gs_sched_track_nominated(struct gs_sched *s, int p);
  * node; PreFilterResults are ignored), then the Filter table in order, stopping at the first
  * failure, without nominated pods. For tests, `explain` and preemption. */
 void gs_sched_filter_node(struct gs_sched *s, int p, int node, struct gs_node_status *st);
+/* The same for a caller whose world records every node change (gs_world_assign/unassign,
+ * gs_world_add_node, gs_node_touch, as a run's world does): the scheduler's node copies are
+ * brought up to date from the world's change log instead of all of them, O(changes) instead of
+ * O(nodes) a call. The Cluster Autoscaler's simulations (sim/controllers/autoscaler.c) filter
+ * many pods on their own snapshot world this way. */
+void gs_sched_filter_node_logged(struct gs_sched *s, int p, int node, struct gs_node_status *st);
 
 /* Weighted total score of node `node` for pod `p` among the given feasible nodes (the
  * normalisation of TaintToleration and NodeAffinity is over that set; `node` must be in it).

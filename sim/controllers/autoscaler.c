@@ -354,7 +354,7 @@ static bool fits(struct as *s, int sp, int sn, struct gs_node_status *st)
     struct gs_node_status tmp;
     if (!st)
         st = &tmp;
-    gs_sched_filter_node(s->sched, sp, sn, st);
+    gs_sched_filter_node_logged(s->sched, sp, sn, st);
     return st->code == GS_ST_SUCCESS;
 }
 
