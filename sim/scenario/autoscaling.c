@@ -143,6 +143,39 @@ static int decode_expander(struct gs_ydec *d, const struct gs_ynode *n, struct g
     return 0;
 }
 
+/* The YAML document in the string `n` (the value of `priorities` in map `m`), with positions in
+ * the scenario file: a block scalar (`priorities: |`) starts on the next line, its lines
+ * indented as the keys under `priorities` usually are (two more than the key). */
+static int parse_string(struct gs_ydec *d, const struct gs_ynode *m, const struct gs_ynode *n, struct gs_ynode **root)
+{
+    if (!strchr(n->text, '\n'))
+        return gs_yaml_load_fragment(n->file, n->text, n->line, n->col, d->arena, root, d->err);
+    int indent = 2;
+    for (int i = 0; i < m->n; i++)
+        if (m->pairs[i].value == n)
+            indent = m->pairs[i].key->col + 1;
+    size_t lines = 1;
+    for (const char *p = n->text; *p; p++)
+        lines += *p == '\n';
+    size_t len = (size_t)n->line + strlen(n->text) + lines * (size_t)indent + 1;
+    char *text = gs_arena_alloc(d->arena, len);
+    if (!text)
+        return nomem(d, n);
+    size_t k = 0;
+    for (int i = 0; i < n->line; i++)
+        text[k++] = '\n';
+    bool bol = true;
+    for (const char *p = n->text; *p; p++) {
+        if (bol && *p != '\n')
+            for (int i = 0; i < indent; i++)
+                text[k++] = ' ';
+        text[k++] = *p;
+        bol = *p == '\n';
+    }
+    text[k] = '\0';
+    return gs_yaml_load_string(n->file, text, d->arena, root, d->err);
+}
+
 static int decode_spec(struct gs_ydec *d, const struct gs_ynode *m, struct gs_autoscaler_spec *as)
 {
     static const char *const keys[] = {"scanInterval",
@@ -208,7 +241,7 @@ static int decode_spec(struct gs_ydec *d, const struct gs_ynode *m, struct gs_au
         if (n->type == GS_Y_SCALAR) {
             /* The ConfigMap's data.priorities: a YAML document in a string. */
             struct gs_ynode *root;
-            if ((rc = gs_yaml_load_fragment(n->file, n->text, n->line, n->col, d->arena, &root, d->err)))
+            if ((rc = parse_string(d, m, n, &root)))
                 return rc;
             n = root;
         }

@@ -408,3 +408,11 @@ Test(autoscaler, report_counts_and_summary_section)
     cr_expect(eq(int, gs_report_autoscaler_counts(db, &n), 0));
     sqlite3_close(db);
 }
+
+Test(autoscaler, bad_regex_in_the_configmap_string_has_its_file_position)
+{
+    /* the block scalar's lines are lines 9 and 10 of the file, indented by 6 */
+    load_error(scenario("10m", "    - {name: g, count: 0, capacity: {cpu: '8', memory: 1Gi}, autoscaling: {maxSize: 4}}\n",
+                        "  autoscaler:\n    expander: priority\n    priorities: |\n      20:\n      - 'a('\n", "    []\n"),
+               10, 9, "invalid regular expression 'a(' at spec.autoscaler.priorities.20[0]: Unmatched ( or \\(");
+}
