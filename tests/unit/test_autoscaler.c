@@ -174,6 +174,54 @@ Test(autoscaler, an_underused_node_is_drained_after_the_unneeded_time)
                  "2"));
 }
 
+/* The drain scenario above with spec.autoscaler `as`: the number of ScaleDown rows. */
+static int drain_scenario_scale_downs(const char *as)
+{
+    run_text(scenario("40m", H100_POOL("h100", 0, 8, 3m, ""), as,
+                      GPU_PODS("big", 2, 5, 10m, "")
+                      "  - name: small\n    replicas: 2\n    arrival: {at: 4m}\n"
+                      "    template: {spec: {containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: 1, "
+                      "cpu: '1', memory: 1Gi}}}]}}\n"));
+    return count("select count(*) from object where status = 'ScaleDown'");
+}
+
+Test(autoscaler, scale_down_respects_the_gpu_threshold_and_the_switch)
+{
+    cr_expect(eq(int, drain_scenario_scale_downs(""), 1));
+    /* 1 of 8 GPUs (0.125) is not below 0.1 */
+    cr_expect(eq(int, drain_scenario_scale_downs("  autoscaler: {scaleDownGpuUtilizationThreshold: 0.1}\n"), 0));
+    /* the cpu/memory threshold does not apply to GPU nodes */
+    cr_expect(eq(int, drain_scenario_scale_downs("  autoscaler: {scaleDownUtilizationThreshold: 0}\n"), 1));
+    cr_expect(eq(int, drain_scenario_scale_downs("  autoscaler: {scaleDownEnabled: false}\n"), 0));
+    /* a longer unneeded time than the run leaves: none */
+    cr_expect(eq(int, drain_scenario_scale_downs("  autoscaler: {scaleDownUnneededTime: 30m}\n"), 0));
+}
+
+/* Two CPU nodes (one 10-cpu pod each for 5m), then two pods of 1 cpu and `mem` each, one per
+ * node: the number of ScaleDown rows. */
+static int cpu_scale_downs(const char *mem)
+{
+    char wl[1024];
+    snprintf(wl, sizeof wl,
+             "  - name: big\n    replicas: 2\n    arrival: {at: 0s}\n    duration: 5m\n"
+             "    template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '10', memory: 1Gi}}}]}}\n"
+             "  - name: small\n    replicas: 2\n    arrival: {at: 2m}\n"
+             "    template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: '1', memory: %s}}}]}}\n",
+             mem);
+    run_text(scenario("30m", "    - {name: c, count: 0, capacity: {cpu: '16', memory: 64Gi}, autoscaling: {maxSize: 4, "
+                             "provisioning: 1m}}\n",
+                      "", wl));
+    return count("select count(*) from object where status = 'ScaleDown'");
+}
+
+Test(autoscaler, cpu_nodes_use_the_larger_of_cpu_and_memory)
+{
+    /* 1/16 cpu but 40/64 memory: 0.625, not below 0.5 */
+    cr_expect(eq(int, cpu_scale_downs("40Gi"), 0));
+    /* 20/64 memory: 0.31, and the pod fits the other node: one drain */
+    cr_expect(eq(int, cpu_scale_downs("20Gi"), 1));
+}
+
 #define POOL(name, cpu, mem, extra)                                                                               \
     "    - {name: " name ", count: 0, gpu: {product: NVIDIA-H100-80GB-HBM3, count: 8}, capacity: {cpu: '" cpu     \
     "', memory: " mem "}, autoscaling: {maxSize: 4, provisioning: 1m}" extra "}\n"
