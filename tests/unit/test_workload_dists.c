@@ -477,3 +477,57 @@ Test(wdists, profile_errors)
                               ", startHourOfDay: 24}}\n" CPU_TMPL,
           BODY_LINE + 1, 0, "startHourOfDay must be from 0 to below 24");
 }
+
+/* A pod re-created after an eviction keeps the GPU count of the pod it replaces. */
+Test(wdists, gpus_per_pod_replacement_keeps_the_count)
+{
+    load(HEAD("horizon: 1h") "  - name: g\n    replicas: 6\n    gpusPerPod: {choices: [{value: 1}, {value: 2}, {value: 3}]}\n"
+                             GPU_TMPL "  events:\n  - {at: 10m, drain: {node: gpu-0}}\n");
+    run();
+    /* pods g-0..g-5 first; the drained ones come back as g-6, g-7, ... in eviction order */
+    int created = sc.world.npods;
+    cr_assert(gt(int, created, 6), "the drain evicted nothing");
+    int gpu = gs_res_find(&sc.world.res, "nvidia.com/gpu");
+    long long before = 0, after = 0;
+    for (int i = 0; i < 6; i++)
+        if (sc.world.pods[i].last_node == 0 || sc.world.pods[i].node == 0)
+            before += sc.world.pods[i].tmpl->requests.v[gpu];
+    for (int i = 6; i < created; i++)
+        after += sc.world.pods[i].tmpl->requests.v[gpu];
+    cr_expect(eq(i64, after, before), "the replacements ask for %lld GPUs, the drained pods had %lld", after, before);
+    gs_scenario_free(&sc);
+}
+
+Test(wdists, gpus_per_pod_refuses_kueue_and_claims)
+{
+    fails(HEAD("horizon: 1h") "  - name: g\n    gpusPerPod: 2\n"
+                              "    template: {metadata: {labels: {kueue.x-k8s.io/queue-name: q}}, spec: "
+                              "{containers: [{name: a, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n",
+          BODY_LINE + 1, 0, "carries kueue.x-k8s.io/queue-name");
+    fails(HEAD("horizon: 1h") "  - name: g\n    gpusPerPod: 2\n"
+                              "    template: {spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: 1}}}], "
+                              "initContainers: [{name: i, resources: {limits: {nvidia.com/gpu: 1}}}]}}\n",
+          BODY_LINE + 1, 0, "init containers of the template ask for nvidia.com/gpu");
+}
+
+/* gpusim validate prints the bound of an open Poisson arrival: 1 + 415 for 12/h over 24h. */
+Test(wdists, validate_prints_the_open_bound)
+{
+    const char *bin = getenv("GPUSIM_BIN");
+    if (!bin)
+        cr_skip_test("GPUSIM_BIN is not set (ctest sets it)");
+    char path[300], cmd[700], line[512];
+    snprintf(path, sizeof path, "%s.yaml", trace_path);
+    write_file(path, HEAD("horizon: 24h") "  - name: p\n    arrival: {process: poisson, rate: 12/h}\n" CPU_TMPL
+                     "  - name: t\n    replicas: 2\n    arrival: {every: 1h}\n" CPU_TMPL);
+    snprintf(cmd, sizeof cmd, "'%s' validate '%s' 2>&1", bin, path);
+    FILE *f = popen(cmd, "r");
+    cr_assert(not(eq(ptr, f, NULL)));
+    bool found = false;
+    while (fgets(line, sizeof line, f))
+        found = found || strstr(line, "466 pods over the run without replacements") != NULL;
+    int rc = pclose(f);
+    unlink(path);
+    cr_expect(eq(int, rc, 0));
+    cr_expect(found, "416 (poisson) + 2 x 25 (every, 0h..24h) = 466 pods not in the output");
+}
