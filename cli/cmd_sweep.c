@@ -686,10 +686,10 @@ static void finish(struct sweep *s, struct run *r, int ws, int stopping, int *do
         r->state = RUN_DONE;
         r->checks_failed = cf;
         if (cf > 0)
-            printf("[%d/%d] done  %s (%.1f s): %d expect: check%s failed (exit %d)\n", *done_n, shard_total,
+            printf("[%d/%d] done  %s (%.2f s): %d expect: check%s failed (exit %d)\n", *done_n, shard_total,
                    r->name, r->seconds, cf, cf == 1 ? "" : "s", r->exit_status);
         else
-            printf("[%d/%d] done  %s (%.1f s)\n", *done_n, shard_total, r->name, r->seconds);
+            printf("[%d/%d] done  %s (%.2f s)\n", *done_n, shard_total, r->name, r->seconds);
     } else if (stopping) {
         r->state = RUN_INTERRUPTED;
         printf("[%d/%d] interrupted %s: its trace stays in %s.partial\n", *done_n, shard_total, r->name, path);
