@@ -1,6 +1,7 @@
 /* gpusim sweep SCENARIO --vary PATH=V1,V2 ...: the cross product of varied --set values and
  * seeds, one `gpusim run` child process per run, a trace per run in DIR, a manifest of them all
  * (docs/sweep.md). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -532,6 +533,65 @@ static void free_argv(char **av, char **own, int no)
     gs_free(av);
 }
 
+/* The overrides of run r, path -> value as given: the --set ones, then the --vary ones. */
+static void run_overrides(const struct sweep *s, const struct run *r, json_t *ov)
+{
+    for (int k = 0; k < s->nsets; k++) {
+        const char *eq = strchr(s->sets[k], '=');
+        char *p = gs_strndup(s->sets[k], (size_t)(eq - s->sets[k]));
+        if (p)
+            json_object_set_new(ov, p, json_string(eq + 1));
+        gs_free(p);
+    }
+    for (int k = 0; k < s->nvary; k++)
+        json_object_set_new(ov, s->vary[k].path, json_string(s->vary[k].values[r->vi[k]]));
+}
+
+/* Is the complete trace at `path` one of run r: same scenario path, the seed of r (with
+ * --seeds), and, when the trace records its overrides (run keys override.<PATH>), those of r?
+ * Returns 1, or 0 with why (size n) saying what differs. */
+static int trace_is_run(const struct sweep *s, const struct run *r, const char *path, char *why, size_t n)
+{
+    sqlite3 *db;
+    int same = 1;
+    if (gs_trace_db_open(path, true, &db) != SQLITE_OK) {
+        sqlite3_close(db);
+        snprintf(why, n, "it cannot be read");
+        return 0;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    json_t *ov = json_object(), *want = json_object();
+    run_overrides(s, r, want);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT key, value FROM run WHERE key IN ('scenario_path', 'seed') OR key LIKE 'override.%'",
+                           -1, &q, NULL) == SQLITE_OK) {
+        while (same && sqlite3_step(q) == SQLITE_ROW) {
+            const char *k = (const char *)sqlite3_column_text(q, 0), *v = (const char *)sqlite3_column_text(q, 1);
+            if (!k || !v)
+                continue;
+            if (strcmp(k, "scenario_path") == 0 && strcmp(v, s->scenario) != 0) {
+                snprintf(why, n, "its scenario is %s", v);
+                same = 0;
+            } else if (strcmp(k, "seed") == 0 && r->seed_i >= 0 &&
+                       strtoull(v, NULL, 10) != s->seeds[r->seed_i]) {
+                snprintf(why, n, "its seed is %s", v);
+                same = 0;
+            } else if (strncmp(k, "override.", 9) == 0) {
+                json_object_set_new(ov, k + 9, json_string(v));
+            }
+        }
+        sqlite3_finalize(q);
+    }
+    if (same && json_object_size(ov) > 0 && !json_equal(ov, want)) {
+        snprintf(why, n, "its overrides differ");
+        same = 0;
+    }
+    json_decref(ov);
+    json_decref(want);
+    sqlite3_close(db);
+    return same;
+}
+
 /* Write the manifest of this shard atomically (a temporary file renamed over it). */
 static int write_manifest(const struct sweep *s, double wall)
 {
@@ -565,6 +625,8 @@ static int write_manifest(const struct sweep *s, double wall)
     for (int i = 0; i < s->nsets; i++)
         json_array_append_new(sets, json_string(s->sets[i]));
     json_object_set_new(root, "set", sets);
+    json_object_set_new(root, "horizon", s->horizon ? json_string(s->horizon) : json_null());
+    json_object_set_new(root, "traceLevel", s->level ? json_string(s->level) : json_null());
     json_object_set_new(root, "totalRuns", json_integer(s->total));
     json_object_set_new(root, "shard", json_pack("{s:i, s:i}", "k", s->shard_k, "n", s->shard_n));
     int count[6] = {0};
@@ -581,15 +643,7 @@ static int write_manifest(const struct sweep *s, double wall)
         json_object_set_new(o, "file", json_string(buf));
         snprintf(buf, sizeof buf, "%s.log", r->name);
         json_object_set_new(o, "log", json_string(buf));
-        for (int k = 0; k < s->nsets; k++) {
-            const char *eq = strchr(s->sets[k], '=');
-            char *p = gs_strndup(s->sets[k], (size_t)(eq - s->sets[k]));
-            if (p)
-                json_object_set_new(ov, p, json_string(eq + 1));
-            gs_free(p);
-        }
-        for (int k = 0; k < s->nvary; k++)
-            json_object_set_new(ov, s->vary[k].path, json_string(s->vary[k].values[r->vi[k]]));
+        run_overrides(s, r, ov);
         json_object_set_new(o, "overrides", ov);
         json_object_set_new(o, "seed", r->seed_i >= 0 ? json_integer((json_int_t)s->seeds[r->seed_i]) : json_null());
         json_object_set_new(o, "status", json_string(state_names[r->state]));
@@ -633,6 +687,93 @@ static void log_error_line(const char *log, char *buf, size_t n)
             break;
     }
     fclose(f);
+}
+
+static int json_str_eq(json_t *a, const char *b)
+{
+    return b ? json_is_string(a) && strcmp(json_string_value(a), b) == 0 : !a || json_is_null(a);
+}
+
+/* Read the manifests earlier sweeps left in DIR (sweep.json, sweep-K-of-N.json) into
+ * s->previous (name -> run object). Unless `force`, a run of this sweep that a manifest lists
+ * with other overrides, another seed, scenario, horizon or trace level is an error: its trace
+ * would be skipped as done although it is another run. Returns 0, or -1 after printing why. */
+static int load_previous(struct sweep *s, int force)
+{
+    s->previous = json_object();
+    json_t *names = json_object();
+    for (int i = 0; i < s->total && names; i++)
+        json_object_set_new(names, s->runs[i].name, json_integer(i));
+    DIR *d = opendir(s->dir);
+    struct dirent *e;
+    int rc = 0;
+    while (d && rc == 0 && (e = readdir(d))) {
+        int k, n, len = 0;
+        if (strcmp(e->d_name, "sweep.json") != 0 &&
+            (sscanf(e->d_name, "sweep-%d-of-%d.json%n", &k, &n, &len) != 2 || e->d_name[len] != 0))
+            continue;
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
+        json_t *m = json_load_file(path, 0, NULL);
+        const char *what = NULL;
+        if (!json_str_eq(json_object_get(m, "scenario"), s->scenario))
+            what = "another scenario";
+        else if (!json_str_eq(json_object_get(m, "horizon"), s->horizon))
+            what = "another --horizon";
+        else if (!json_str_eq(json_object_get(m, "traceLevel"), s->level))
+            what = "another --trace-level";
+        json_t *mv = json_object_get(m, "vary"), *ms = json_object_get(m, "set");
+        int paths_differ = json_array_size(mv) != (size_t)s->nvary || json_array_size(ms) != (size_t)s->nsets;
+        for (int v = 0; !paths_differ && v < s->nvary; v++)
+            paths_differ = !json_str_eq(json_object_get(json_array_get(mv, (size_t)v), "path"), s->vary[v].path);
+        for (int v = 0; !paths_differ && v < s->nsets; v++)
+            paths_differ = !json_str_eq(json_array_get(ms, (size_t)v), s->sets[v]);
+        if (m && paths_differ && !force) {
+            fprintf(stderr,
+                    "gpusim sweep: %s is the manifest of a sweep with other --vary paths or --set options: "
+                    "one directory holds one sweep (its values and seeds may grow); use another -o DIR, or "
+                    "--force\n",
+                    path);
+            json_decref(m);
+            rc = -1;
+            break;
+        }
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(m, "runs"), i, r) {
+            const char *nm = json_string_value(json_object_get(r, "name"));
+            json_t *idx = nm ? json_object_get(names, nm) : NULL;
+            if (!idx)
+                continue;
+            const struct run *cur = &s->runs[json_integer_value(idx)];
+            json_t *ov = json_object();
+            run_overrides(s, cur, ov);
+            json_t *seed = json_object_get(r, "seed");
+            const char *why = what;
+            if (!why && !json_equal(ov, json_object_get(r, "overrides")))
+                why = "other overrides";
+            if (!why && (cur->seed_i >= 0 ? !json_is_integer(seed) ||
+                                                (uint64_t)json_integer_value(seed) != s->seeds[cur->seed_i]
+                                          : !json_is_null(seed)))
+                why = "another seed";
+            json_decref(ov);
+            if (why && !force) {
+                fprintf(stderr,
+                        "gpusim sweep: %s lists run %s with %s than this sweep's: its trace is another run; "
+                        "use another -o DIR, or --force to run it again\n",
+                        path, nm, why);
+                rc = -1;
+                break;
+            }
+            if (!why)
+                json_object_set(s->previous, nm, r);
+        }
+        json_decref(m);
+    }
+    if (d)
+        closedir(d);
+    json_decref(names);
+    return rc;
 }
 
 static volatile sig_atomic_t got_chld;
@@ -958,16 +1099,8 @@ int gs_cmd_sweep(int argc, char **argv)
     else
         snprintf(s->manifest, sizeof s->manifest, "%s/sweep.json", s->dir);
 
-    json_t *prev = json_load_file(s->manifest, 0, NULL);
-    s->previous = json_object();
-    size_t pi;
-    json_t *pr;
-    json_array_foreach(json_object_get(prev, "runs"), pi, pr) {
-        const char *nm = json_string_value(json_object_get(pr, "name"));
-        if (nm && s->previous)
-            json_object_set(s->previous, nm, pr);
-    }
-    json_decref(prev);
+    if (load_previous(s, force))
+        return GS_EXIT_USAGE;
 
     printf("sweep: %d runs", s->total);
     for (int i = 0; i < s->nvary; i++)
@@ -1002,8 +1135,14 @@ int gs_cmd_sweep(int argc, char **argv)
                 continue;
             char path[PATH_MAX];
             target_path(s, r, ".db", path, sizeof path);
-            int cf;
-            if (!force && trace_complete(path, &cf)) {
+            int cf = -1;
+            int complete = !force && trace_complete(path, &cf);
+            char why[PATH_MAX + 64];
+            if (complete && !trace_is_run(s, r, path, why, sizeof why)) {
+                printf("gpusim sweep: %s is not the trace of run %s (%s): running it again\n", path, r->name, why);
+                complete = 0;
+            }
+            if (complete) {
                 r->state = RUN_SKIPPED;
                 r->checks_failed = cf;
                 /* What the previous sweep saw of this run. */

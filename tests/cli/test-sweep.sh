@@ -115,6 +115,27 @@ out=$("$bin" sweep tiny.yaml "${vary[@]}" -o full --force 2>&1)
 expect_eq "--force summary" "$(echo "$out" | tail -1 | sed 's/ in [0-9.]* s wall//')" \
   "sweep: 8 runs: 8 done, 0 failed, 0 skipped; manifest full/sweep.json"
 rm -f full/*.sql
+# A sweep may grow (more values, more seeds): the runs it had are skipped.
+cp -r full grow
+out=$("$bin" sweep tiny.yaml --vary 'cluster.nodePools[0].count=1,2,3' --vary 'workloads[0].replicas=2, 3' --seeds 1-2 -o grow 2>&1)
+expect_eq "grown sweep" "$(echo "$out" | tail -1 | sed 's/ in [0-9.]* s wall//')" \
+  "sweep: 12 runs: 4 done, 0 failed, 8 skipped; manifest grow/sweep.json"
+# One directory, one sweep: other --vary paths, or a run the manifest lists with another
+# horizon, are refused; a trace of another seed (no manifest to say so) is run again.
+err=$("$bin" sweep tiny.yaml --vary 'workloads[0].replicas=2,3' -o full 2>&1)
+expect_eq "other --vary paths: exit" "$?" 2
+expect_eq "other --vary paths: message" "$err" \
+  "gpusim sweep: full/sweep.json is the manifest of a sweep with other --vary paths or --set options: one directory holds one sweep (its values and seeds may grow); use another -o DIR, or --force"
+err=$("$bin" sweep tiny.yaml "${vary[@]}" --horizon 20m -o full 2>&1)
+expect_eq "another horizon: message" "$err" \
+  "gpusim sweep: full/sweep.json lists run count=1_replicas=2_seed=1 with another --horizon than this sweep's: its trace is another run; use another -o DIR, or --force to run it again"
+"$bin" sweep tiny.yaml --seeds 3 -o stale >/dev/null 2>&1
+mv stale/seed=3.db stale/seed=4.db
+rm stale/sweep.json
+out=$("$bin" sweep tiny.yaml --seeds 4 -o stale 2>&1)
+expect_eq "a trace of another seed is run again" "$(echo "$out" | sed -n 2p)" \
+  "gpusim sweep: stale/seed=4.db is not the trace of run seed=4 (its seed is 3): running it again"
+expect_eq "... and then is seed 4's" "$(q stale/seed=4.db "SELECT value FROM run WHERE key = 'seed'")" 4
 
 # --- shards: 1/3..3/3 together are the unsharded sweep ----------------------------------------
 if command -v parallel >/dev/null && parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
