@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -796,8 +797,14 @@ static pid_t launch(const struct sweep *s, struct run *r, const sigset_t *oldmas
         shell_word(line, sizeof line, av[i]);
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+        /* A sweep that dies without forwarding a signal (SIGKILL) still stops its runs: they
+         * get SIGTERM and close their traces as interrupted (Linux prctl(2)). */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(143);
         sigprocmask(SIG_SETMASK, oldmask, NULL);
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         if (fd < 0)

@@ -267,5 +267,17 @@ expect_eq "SIGINT: they say interrupted" "$(q 'sigint/seed=1.db.partial' "SELECT
 expect_eq "SIGINT: summary" "$(tail -1 sigint.out | sed 's/ in [0-9.]* s wall//')" \
   "sweep: 3 runs: 0 done, 0 failed, 0 skipped, 2 interrupted, 1 not started; manifest sigint/sweep.json"
 
+# SIGKILL of the sweep: its runs get SIGTERM (PR_SET_PDEATHSIG) and close their traces.
+"$bin" sweep tiny.yaml --set 'workloads[0].arrival={every: 1s, count: 2000000}' --set 'workloads[0].replicas=1' \
+  --horizon 1000h --seeds 1-3 --jobs 2 -o sigkill >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -e 'sigkill/seed=1.db.partial' ] && [ -e 'sigkill/seed=2.db.partial' ] && break; sleep 0.1; done
+sleep 0.5
+kill -KILL $pid
+wait $pid 2>/dev/null
+for _ in $(seq 100); do grep -q 'interrupted by SIGTERM' sigkill/seed=2.log 2>/dev/null && break; sleep 0.1; done
+expect_eq "SIGKILL: the runs were stopped by SIGTERM" "$(cat sigkill/seed=1.log sigkill/seed=2.log | grep -c 'interrupted by SIGTERM')" 2
+expect_eq "SIGKILL: their traces say interrupted" "$(q 'sigkill/seed=2.db.partial' "SELECT value FROM run WHERE key = 'status'")" interrupted
+
 echo "$checks passed, $fail failed"
 [ "$fail" -eq 0 ]
