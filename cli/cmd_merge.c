@@ -77,12 +77,9 @@ static void read_manifests(struct merge *m, const char *dir)
         return;
     struct dirent *e;
     while ((e = readdir(d))) {
-        int k, n;
-        char tail;
+        int k, n, len = 0;
         if (strcmp(e->d_name, "sweep.json") != 0 &&
-            sscanf(e->d_name, "sweep-%d-of-%d.jso%c", &k, &n, &tail) != 3)
-            continue;
-        if (!ends_with(e->d_name, ".json"))
+            (sscanf(e->d_name, "sweep-%d-of-%d.json%n", &k, &n, &len) != 2 || e->d_name[len] != 0))
             continue;
         char path[PATH_MAX + 256];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);

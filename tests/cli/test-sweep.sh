@@ -158,6 +158,10 @@ done
 ok
 expect_eq "one manifest per shard" "$(cd shards && ls *.json | tr '\n' ' ')" \
   "sweep-1-of-3.json sweep-2-of-3.json sweep-3-of-3.json "
+# merge reads every shard's manifest: 8 runs, each with its seed, exit status and overrides.
+"$bin" merge shards -o shards.db >/dev/null 2>&1
+expect_eq "merge of the shards" \
+  "$(q shards.db "SELECT count(*), count(exit_status), count(DISTINCT seed), sum(overrides LIKE '%nodePools[0].count%') FROM runs")" "8|8|2|8"
 # Shard K takes the runs i with i % 3 == K-1.
 expect_eq "shard 2/3 runs" "$("$bin" sweep tiny.yaml "${vary[@]}" -o x --shard 2/3 --dry-run | cut -d' ' -f1,2 | tr '\n' ' ')" \
   "1 count=1_replicas=2_seed=2 4 count=2_replicas=2_seed=1 7 count=2_replicas=3_seed=2 "
