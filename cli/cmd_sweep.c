@@ -1,8 +1,10 @@
 /* gpusim sweep SCENARIO --vary PATH=V1,V2 ...: the cross product of varied --set values and
  * seeds, one `gpusim run` child process per run, a trace per run in DIR, a manifest of them all
  * (docs/sweep.md). */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -43,7 +45,7 @@ static const char usage[] =
     "                          inside [], {} or quotes do not split); repeatable (at most 16)\n"
     "  --seeds A-B|A,B,...     the seeds of each combination (default: the scenario's own seed)\n"
     "  -o, --output DIR        where the traces, logs and manifest go (created if missing)\n"
-    "  --jobs N                runs at once (default: the number of CPUs)\n"
+    "  --jobs N                runs at once (default: the CPUs this process may use)\n"
     "  --shard K/N             only the runs whose index i (from 0) has i % N == K-1; K may be\n"
     "                          `auto`: from $JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or\n"
     "                          $SLURM_ARRAY_TASK_ID - $SLURM_ARRAY_TASK_MIN (Slurm array), + 1\n"
@@ -57,7 +59,8 @@ static const char usage[] =
     "shortest end of the path that tells the varied paths apart); see docs/sweep.md.\n"
     "\n"
     "exit status: 0 every run of this shard has a complete trace (a run whose expect: checks\n"
-    "failed counts: it is listed as such), 1 a run produced no complete trace, 2 usage error,\n"
+    "failed counts: it is listed as such), 1 a run produced no complete trace, 2 usage error\n"
+    "(also: DIR holds the manifest of a sweep with other --vary paths or settings),\n"
     "130/143 interrupted by SIGINT/SIGTERM (running children are stopped; their traces stay in\n"
     "DIR/<name>.db.partial, and the next sweep runs them again).\n";
 
@@ -812,7 +815,8 @@ static pid_t launch(const struct sweep *s, struct run *r, const sigset_t *oldmas
         dprintf(fd, "%s\n", line);
         dup2(fd, STDOUT_FILENO);
         dup2(fd, STDERR_FILENO);
-        execv(s->self, av);
+        /* The running binary itself, even if its file was replaced since the sweep began. */
+        execv("/proc/self/exe", av);
         dprintf(STDERR_FILENO, "gpusim sweep: cannot run %s: %s\n", s->self, strerror(errno));
         _exit(127);
     }
@@ -904,6 +908,9 @@ int gs_cmd_sweep(int argc, char **argv)
     json_set_alloc_funcs(gs_malloc, gs_free);
     const char *seeds_arg = NULL, *shard_arg = NULL;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t cpus;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 0)
+        jobs = CPU_COUNT(&cpus);
     int force = 0, dry = 0;
     if (jobs < 1)
         jobs = 1;
