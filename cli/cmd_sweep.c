@@ -877,7 +877,7 @@ static int build_names(struct sweep *s)
             uint32_t h = fnv1a(buf);
             snprintf(buf + NAME_MAX_LEN - 9, sizeof buf - NAME_MAX_LEN + 9, "-%08x", (unsigned)h);
         }
-        snprintf(r->name, sizeof r->name, "%s", buf);
+        snprintf(r->name, sizeof r->name, "%.*s", NAME_MAX_LEN, buf);
     }
     /* Names equal after sanitising: the later runs get -2, -3, ... (in run order). */
     for (int i = 1; i < s->total; i++) {
