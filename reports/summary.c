@@ -8,6 +8,7 @@
 #include "base/array.h"
 #include "reports/open.h"
 #include "reports/report.h"
+#include "reports/study.h"
 
 #include <inttypes.h>
 #include <sqlite3.h>
@@ -511,6 +512,18 @@ static int print_bringup(struct gs_report *r)
     return more < 0 ? more : 0;
 }
 
+/* "Time to schedule" and "Utilisation": the study metrics (reports/study.h). */
+static int print_study(struct gs_report *r)
+{
+    json_t *doc;
+    int rc = gs_study_open(r->path, &doc, r->errbuf, (size_t)(r->errlen > 0 ? r->errlen : 0));
+    if (rc != 0)
+        return rc;
+    rc = gs_study_print_text(doc, r->out);
+    json_decref(doc);
+    return rc;
+}
+
 /* A section listing at most GS_REPORT_LIST_MAX rows of (label, message) from `sql`, whose
  * total is `count_sql`; nothing at all when the total is zero. */
 static int print_list(struct gs_report *r, const char *title, const char *count_sql,
@@ -626,6 +639,8 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
         rc = print_gang(&r);
     if (rc == 0)
         rc = print_bringup(&r);
+    if (rc == 0)
+        rc = print_study(&r);
     if (rc == 0)
         rc = print_pending(&r);
     if (rc == 0)
