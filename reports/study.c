@@ -169,8 +169,14 @@ static int find_end(struct study *s, json_t *run, bool *bad)
         bad);
     put(run, "endSeconds", json_real((double)s->end / 1e6), bad);
     put(run, "command", run_text(s, "command", buf, sizeof buf) ? json_string(buf) : json_null(), bad);
-    char level[32];
-    s->summary_level = run_text(s, "trace_level", level, sizeof level) && strcmp(level, "summary") == 0;
+    /* node-hours come from the nodes' Joined rows; a trace without any (--trace-level summary)
+     * integrates the samples' nodes_ready instead */
+    sqlite3_stmt *jt;
+    int jrc = prep(s, "SELECT NOT EXISTS (SELECT 1 FROM node_event WHERE kind = 'Joined')", &jt);
+    if (jrc)
+        return jrc;
+    s->summary_level = sqlite3_step(jt) == SQLITE_ROW && sqlite3_column_int(jt, 0);
+    sqlite3_finalize(jt);
     json_t *ov = json_object();
     put(run, "overrides", ov, bad);
     sqlite3_stmt *st;
@@ -274,6 +280,8 @@ static int pod_stats(struct study *s, const char *sql, json_t *doc, json_t *by, 
         q->started_us = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3);
         q->finished_us = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
         q->gpu = sqlite3_column_int64(st, 5);
+        const char *phase = (const char *)sqlite3_column_text(st, 6);
+        q->ended = phase && strcmp(phase, "Pending") != 0 && strcmp(phase, "Running") != 0;
         /* a time after the end is not reached yet (an incomplete trace's pods are as of the end) */
         if (q->scheduled_us > s->end)
             q->scheduled_us = -1;
@@ -465,7 +473,7 @@ int gs_study_open(const char *trace_path, json_t **out, char *err, size_t errlen
         rc = pod_counts(&s, doc, &bad);
     if (!rc)
         rc = pod_stats(&s,
-                       "SELECT NULL, created_us, scheduled_us, started_us, finished_us, coalesce(gpu, 0) FROM pod"
+                       "SELECT NULL, created_us, scheduled_us, started_us, finished_us, coalesce(gpu, 0), phase FROM pod"
                        " ORDER BY id",
                        doc, NULL, &bad);
     json_t *bw = json_object(), *bp = json_object();
@@ -474,12 +482,12 @@ int gs_study_open(const char *trace_path, json_t **out, char *err, size_t errlen
     if (!rc && bw)
         rc = pod_stats(&s,
                        "SELECT coalesce(workload, '(none)'), created_us, scheduled_us, started_us, finished_us,"
-                       " coalesce(gpu, 0) FROM pod ORDER BY coalesce(workload, '(none)'), id",
+                       " coalesce(gpu, 0), phase FROM pod ORDER BY coalesce(workload, '(none)'), id",
                        doc, bw, &bad);
     if (!rc && bp)
         rc = pod_stats(&s,
                        "SELECT CAST(coalesce(priority, 0) AS TEXT), created_us, scheduled_us, started_us,"
-                       " finished_us, coalesce(gpu, 0) FROM pod ORDER BY coalesce(priority, 0), id",
+                       " finished_us, coalesce(gpu, 0), phase FROM pod ORDER BY coalesce(priority, 0), id",
                        doc, bp, &bad);
     if (!rc)
         rc = pools_section(&s, doc, &bad);
@@ -762,8 +770,9 @@ int gs_study_print_text(const json_t *doc, FILE *out)
         int64_t np = jint(json_object_get(pend, "count"));
         if (np > 0) {
             char a[32], b[32];
-            fprintf(out, "  pending at end: %" PRId64 " %s wanting %" PRId64 " GPUs, waiting %s on average, longest %s\n",
-                    np, np == 1 ? "pod" : "pods", jint(json_object_get(pend, "gpus")),
+            int64_t g = jint(json_object_get(pend, "gpus"));
+            fprintf(out, "  pending at end: %" PRId64 " %s wanting %" PRId64 " %s, waiting %s on average, longest %s\n",
+                    np, np == 1 ? "pod" : "pods", g, g == 1 ? "GPU" : "GPUs",
                     dur(json_object_get(pend, "ageMean"), a, sizeof a), dur(json_object_get(pend, "ageMax"), b, sizeof b));
         } else {
             fputs("  pending at end: none\n", out);
@@ -789,7 +798,7 @@ int gs_study_print_text(const json_t *doc, FILE *out)
                 fprintf(out, ", GPUs %5.1f%% (%.2f of %.2f GPU-hours)", 100 * u,
                         jnum(json_object_get(v, "gpuHoursAllocated")), jnum(json_object_get(v, "gpuHoursAllocatable")));
             else
-                fputs(", no GPUs", out);
+                fputs(", no GPUs allocatable", out);
             double cost = jnum(json_object_get(v, "cost"));
             if (isfinite(cost))
                 fprintf(out, ", cost %.2f (%g an hour)", cost, jnum(json_object_get(v, "pricePerHour")));

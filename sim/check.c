@@ -542,7 +542,9 @@ static double stat_value(struct gs_cluster *c, const struct gs_objective *o, con
                                            .scheduled_us = p->scheduled_us,
                                            .started_us = p->started_us,
                                            .finished_us = p->finished_us,
-                                           .gpu = c->gpu_res >= 0 ? p->tmpl->requests.v[c->gpu_res] : 0};
+                                           .gpu = c->gpu_res >= 0 ? p->tmpl->requests.v[c->gpu_res] : 0,
+                                           .ended = p->deleted || (p->phase != GS_PHASE_PENDING &&
+                                                                   p->phase != GS_PHASE_RUNNING)};
         }
         struct gs_study_pods r;
         int rc = gs_study_pods_compute(v, n, end, &r);

@@ -234,11 +234,16 @@ int gs_study_pods_compute(const struct gs_study_pod *p, size_t n, gs_time end_us
             sched[ns++] = (double)(q->scheduled_us - q->created_us) / 1e6;
         if (q->started_us >= 0)
             run[nr++] = (double)(q->started_us - q->created_us) / 1e6;
-        if (q->scheduled_us < 0 && q->finished_us < 0) {
+        if (q->scheduled_us < 0 && q->finished_us < 0 && !q->ended) {
             age[na++] = (double)(end_us - q->created_us) / 1e6;
             out->pending_gpus += q->gpu;
         }
-        gs_time until = q->scheduled_us >= 0 ? q->scheduled_us : q->finished_us >= 0 ? q->finished_us : end_us;
+        /* unbound until bound, ended or the end (a pod that ended at an unknown time, which a
+         * trace never writes, counts nothing) */
+        gs_time until = q->scheduled_us >= 0  ? q->scheduled_us
+                        : q->finished_us >= 0 ? q->finished_us
+                        : q->ended            ? q->created_us
+                                              : end_us;
         if (q->gpu > 0 && until > q->created_us)
             gpu_us += (double)q->gpu * (double)(until - q->created_us);
     }

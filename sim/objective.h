@@ -17,7 +17,8 @@
  * Definitions, over the pods the trace's `pod` table holds (one per pod object):
  *   time to schedule  scheduled_us - created_us, over pods that were bound
  *   time to running   started_us - created_us, over pods that started
- *   pending at end    pods never bound and not ended (no finished_us) at the end; age end - created
+ *   pending at end    pods never bound and not ended (no finished_us, phase Pending) at the end;
+ *                     age end - created
  *   pending GPU-hours sum of gpu × (first of scheduled_us, finished_us, the end) - created_us
  * Times are reported in seconds, *Hours in hours.
  */
@@ -68,10 +69,12 @@ bool gs_objective_is_time(const struct gs_objective *o);
 /* The canonical spelling of `o` into buf (size n): "p95(timeToSchedule, workload=x)". */
 void gs_objective_format(const struct gs_objective *o, char *buf, size_t n);
 
-/* One pod as the statistics need it: times in µs (-1: never), gpu whole nvidia.com/gpu. */
+/* One pod as the statistics need it: times in µs (-1: never), gpu whole nvidia.com/gpu, ended
+ * when it has a finished_us or a final phase (Succeeded, Failed, Rejected, Deleted). */
 struct gs_study_pod {
     gs_time created_us, scheduled_us, started_us, finished_us;
     int64_t gpu;
+    bool ended;
 };
 
 /* The pod statistics of a set of pods (gs_study_pods_compute). */
