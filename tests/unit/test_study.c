@@ -478,3 +478,43 @@ Test(study, stat_check_errors)
     cr_assert(eq(str, (char *)sc.expects[1].detail, "no value: no pricePerHour"));
     gs_scenario_free(&sc);
 }
+
+/* An interrupted run's trace is read as far as it goes: its pods as of complete_until_us, from
+ * their pod_event rows (reports/open.h), and the end is that time. */
+Test(study, incomplete_trace)
+{
+    struct gs_trace *t = NULL;
+    char err[256] = "";
+    cr_assert(eq(int, gs_trace_open(path, GS_TRACE_EVENTS, &t, err, sizeof err), 0), "%s", err);
+    gs_trace_node(t, 0, "gpu-0", "gpu", "NVIDIA-L4", 4);
+    gs_trace_node_event(t, 0, 0, "Joined", "gpu", NULL);
+    /* rows as written at creation: Pending, never bound; the events say what happened */
+    for (int i = 0; i < 3; i++) {
+        pod(t, i, "w", 0, 1, GS_SEC(10 * i), -1, -1, -1, "Pending");
+        gs_trace_pod_event(t, GS_SEC(10 * i), i, "Created", NULL);
+    }
+    gs_trace_pod_event(t, GS_SEC(5), 0, "Scheduled", "Successfully assigned default/w-0 to gpu-0");
+    gs_trace_pod_event(t, GS_SEC(40), 1, "Scheduled", "Successfully assigned default/w-1 to gpu-0");
+    /* after the checkpoint: not counted */
+    cr_assert(eq(int, gs_trace_checkpoint(t, GS_SEC(60)), 0));
+    gs_trace_pod_event(t, GS_SEC(90), 2, "Scheduled", "Successfully assigned default/w-2 to gpu-0");
+    cr_assert(eq(int, gs_trace_close(t, "interrupted", GS_SEC(100)), 0));
+    char partial[160];
+    snprintf(partial, sizeof partial, "%s.partial", path);
+    json_t *doc;
+    cr_assert(eq(int, gs_study_open(partial, &doc, err, sizeof err), 0), "%s", err);
+    const json_t *run = json_object_get(doc, "run");
+    cr_assert(eq(str, (char *)json_string_value(json_object_get(run, "status")), "interrupted"));
+    cr_assert(eq(dbl, num(run, "endSeconds", NULL), 60.0));
+    bool no_command = json_is_null(json_object_get(run, "command"));
+    cr_assert(no_command);
+    /* w-0 waited 5 s, w-1 30 s; w-2 (created at 20 s) still pending at 60 s */
+    cr_assert(eq(dbl, num(doc, "timeToSchedule", "count"), 2.0));
+    cr_assert(eq(dbl, num(doc, "timeToSchedule", "max"), 30.0));
+    cr_assert(eq(dbl, num(doc, "pendingAtEnd", "count"), 1.0));
+    cr_assert(eq(dbl, num(doc, "pendingAtEnd", "ageMax"), 40.0));
+    /* 1 GPU x (5 + 30 + 40) s */
+    cr_assert(ieee_ulp_eq(dbl, num(doc, "pendingGpuHours", NULL), 75.0 / 3600, 4));
+    cr_assert(ieee_ulp_eq(dbl, metric(doc, "nodeHours"), 60.0 / 3600, 4));
+    json_decref(doc);
+}
