@@ -784,7 +784,7 @@ int gs_study_print_text(const json_t *doc, FILE *out)
     }
     const json_t *pools = json_object_get(doc, "pools"), *cl = json_object_get(doc, "cluster");
     if (json_object_size(pools) > 0) {
-        fputs("\nUtilisation (time-weighted GPUs allocated / allocatable; node-hours from join to deletion or end):\n",
+        fputs("\nUtilisation (GPUs allocated / allocatable, time-weighted) and node-hours:\n",
               out);
         size_t w = 7;
         const char *k;
