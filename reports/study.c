@@ -217,81 +217,79 @@ static int pod_counts(struct study *s, json_t *doc, bool *bad)
     return 0;
 }
 
+static void put_pod_stats(json_t *target, struct gs_study_acc *acc, bool with_hours, bool *bad)
+{
+    struct gs_study_pods r;
+    gs_study_acc_finish(acc, &r);
+    put(target, "timeToSchedule", quantiles(&r.to_schedule, bad), bad);
+    put(target, "timeToRunning", quantiles(&r.to_running, bad), bad);
+    put(target, "pendingAtEnd", pending_obj(&r, bad), bad);
+    if (with_hours)
+        put(target, "pendingGpuHours", json_real(r.pending_gpu_hours), bad);
+}
+
 /* The pod statistics of the pods of `sql` (rows: key, created, scheduled, started, finished,
- * gpu; ordered by key then id): into doc[name] when `by` is NULL (no key), else one object per
- * key into by[key]. */
+ * gpu, phase; ordered by key then id), streamed through an accumulator: into doc when `by` is
+ * NULL (one set, keys ignored), else one object per key into by[key]. */
 static int pod_stats(struct study *s, const char *sql, json_t *doc, json_t *by, bool *bad)
 {
     sqlite3_stmt *st;
     int rc = prep(s, sql, &st);
     if (rc)
         return rc;
-    struct gs_study_pod *p = NULL;
-    int n = 0, cap = 0;
+    struct gs_study_acc acc = {0};
     char *key = NULL;
-    for (;;) {
-        int src = sqlite3_step(st);
-        if (src != SQLITE_ROW && src != SQLITE_DONE) {
-            rc = sql_err(s);
-            break;
-        }
-        const char *k = src == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-        if (src == SQLITE_ROW && !k)
+    int src;
+    while ((src = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *k = (const char *)sqlite3_column_text(st, 0);
+        if (!k)
             k = "";
-        /* a group ends: at the end, or (by key) when the key changes */
-        if (src == SQLITE_DONE || (by && key && strcmp(k, key) != 0)) {
-            if (n > 0 || (!by && src == SQLITE_DONE)) {
-                struct gs_study_pods r;
-                if (gs_study_pods_compute(p, (size_t)n, s->end, &r)) {
-                    rc = nomem(s);
-                    break;
-                }
-                json_t *target = doc;
-                if (by) {
-                    target = json_object();
-                    put(by, key, target, bad);
-                }
-                if (target) {
-                    put(target, "timeToSchedule", quantiles(&r.to_schedule, bad), bad);
-                    put(target, "timeToRunning", quantiles(&r.to_running, bad), bad);
-                    put(target, "pendingAtEnd", pending_obj(&r, bad), bad);
-                    if (!by)
-                        put(target, "pendingGpuHours", json_real(r.pending_gpu_hours), bad);
-                }
-            }
-            n = 0;
-            if (src == SQLITE_DONE)
-                break;
-        }
         if (by && (!key || strcmp(k, key) != 0)) {
-            gs_free(key);
+            if (key) { /* the previous key's pods are all in */
+                json_t *o = json_object();
+                put(by, key, o, bad);
+                if (o)
+                    put_pod_stats(o, &acc, false, bad);
+                gs_free(key);
+            }
             if (!(key = gs_strdup(k))) {
                 rc = nomem(s);
                 break;
             }
         }
-        if (GS_GROW(p, cap, n + 1)) {
+        struct gs_study_pod q = {
+            .created_us = sqlite3_column_int64(st, 1),
+            .scheduled_us = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2),
+            .started_us = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3),
+            .finished_us = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4),
+            .gpu = sqlite3_column_int64(st, 5),
+        };
+        const char *phase = (const char *)sqlite3_column_text(st, 6);
+        q.ended = phase && strcmp(phase, "Pending") != 0 && strcmp(phase, "Running") != 0;
+        /* a time after the end is not reached yet (an incomplete trace's pods are as of the end) */
+        if (q.scheduled_us > s->end)
+            q.scheduled_us = -1;
+        if (q.started_us > s->end)
+            q.started_us = -1;
+        if (q.finished_us > s->end)
+            q.finished_us = -1;
+        if (gs_study_acc_add(&acc, &q, s->end)) {
             rc = nomem(s);
             break;
         }
-        struct gs_study_pod *q = &p[n++];
-        q->created_us = sqlite3_column_int64(st, 1);
-        q->scheduled_us = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
-        q->started_us = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3);
-        q->finished_us = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
-        q->gpu = sqlite3_column_int64(st, 5);
-        const char *phase = (const char *)sqlite3_column_text(st, 6);
-        q->ended = phase && strcmp(phase, "Pending") != 0 && strcmp(phase, "Running") != 0;
-        /* a time after the end is not reached yet (an incomplete trace's pods are as of the end) */
-        if (q->scheduled_us > s->end)
-            q->scheduled_us = -1;
-        if (q->started_us > s->end)
-            q->started_us = -1;
-        if (q->finished_us > s->end)
-            q->finished_us = -1;
     }
+    if (!rc && src != SQLITE_DONE)
+        rc = sql_err(s);
+    if (!rc && !by) {
+        put_pod_stats(doc, &acc, true, bad);
+    } else if (!rc && key) {
+        json_t *o = json_object();
+        put(by, key, o, bad);
+        if (o)
+            put_pod_stats(o, &acc, false, bad);
+    }
+    gs_study_acc_free(&acc);
     sqlite3_finalize(st);
-    gs_free(p);
     gs_free(key);
     return rc;
 }

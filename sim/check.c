@@ -524,12 +524,7 @@ static double stat_value(struct gs_cluster *c, const struct gs_objective *o, con
     case GS_OBJ_PENDING_AT_END:
     case GS_OBJ_PENDING_GPU_HOURS: {
         /* the pods of the scope, in pod id order, as the trace's pod rows */
-        struct gs_study_pod *v = w->npods ? gs_malloc(sizeof *v * (size_t)w->npods) : NULL;
-        if (w->npods && !v) {
-            gs_cluster_fail(c, GS_ENOMEM);
-            *why = "out of memory";
-            return NAN;
-        }
+        struct gs_study_acc acc = {0};
         size_t n = 0;
         for (int i = 0; i < w->npods; i++) {
             const struct gs_pod *p = &w->pods[i];
@@ -538,22 +533,23 @@ static double stat_value(struct gs_cluster *c, const struct gs_objective *o, con
                 continue;
             if (o->scope == GS_OBJ_PRIORITY && p->tmpl->priority != o->priority)
                 continue;
-            v[n++] = (struct gs_study_pod){.created_us = p->created_us,
-                                           .scheduled_us = p->scheduled_us,
-                                           .started_us = p->started_us,
-                                           .finished_us = p->finished_us,
-                                           .gpu = c->gpu_res >= 0 ? p->tmpl->requests.v[c->gpu_res] : 0,
-                                           .ended = p->deleted || (p->phase != GS_PHASE_PENDING &&
-                                                                   p->phase != GS_PHASE_RUNNING)};
+            struct gs_study_pod sp = {.created_us = p->created_us,
+                                      .scheduled_us = p->scheduled_us,
+                                      .started_us = p->started_us,
+                                      .finished_us = p->finished_us,
+                                      .gpu = c->gpu_res >= 0 ? p->tmpl->requests.v[c->gpu_res] : 0,
+                                      .ended = p->deleted ||
+                                               (p->phase != GS_PHASE_PENDING && p->phase != GS_PHASE_RUNNING)};
+            if (gs_study_acc_add(&acc, &sp, end)) {
+                gs_study_acc_free(&acc);
+                gs_cluster_fail(c, GS_ENOMEM);
+                *why = "out of memory";
+                return NAN;
+            }
+            n++;
         }
         struct gs_study_pods r;
-        int rc = gs_study_pods_compute(v, n, end, &r);
-        gs_free(v);
-        if (rc) {
-            gs_cluster_fail(c, rc);
-            *why = "out of memory";
-            return NAN;
-        }
+        gs_study_acc_finish(&acc, &r);
         if (n == 0 && o->scope != GS_OBJ_CLUSTER) {
             *why = o->scope == GS_OBJ_WORKLOAD ? "no pod of that workload" : "no pod of that priority";
             return NAN;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/array.h"
 #include "base/error.h"
 #include "sim/scenario/yaml.h"
 
@@ -219,42 +220,72 @@ double gs_study_pick(const struct gs_stats_summary *s, enum gs_obj_stat stat)
     return NAN;
 }
 
-int gs_study_pods_compute(const struct gs_study_pod *p, size_t n, gs_time end_us, struct gs_study_pods *out)
+static int push(double **v, int *n, int *cap, double x)
+{
+    if (GS_GROW(*v, *cap, *n + 1))
+        return GS_ENOMEM;
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+int gs_study_acc_add(struct gs_study_acc *a, const struct gs_study_pod *q, gs_time end_us)
+{
+    bool pending = q->scheduled_us < 0 && q->finished_us < 0 && !q->ended;
+    /* room first, so that a failure leaves the pod out entirely */
+    if ((q->scheduled_us >= 0 && GS_GROW(a->to_schedule, a->cap_sched, a->nsched + 1)) ||
+        (q->started_us >= 0 && GS_GROW(a->to_running, a->cap_run, a->nrun + 1)) ||
+        (pending && GS_GROW(a->age, a->cap_age, a->nage + 1)))
+        return GS_ENOMEM;
+    if (q->scheduled_us >= 0)
+        push(&a->to_schedule, &a->nsched, &a->cap_sched, (double)(q->scheduled_us - q->created_us) / 1e6);
+    if (q->started_us >= 0)
+        push(&a->to_running, &a->nrun, &a->cap_run, (double)(q->started_us - q->created_us) / 1e6);
+    if (pending) {
+        push(&a->age, &a->nage, &a->cap_age, (double)(end_us - q->created_us) / 1e6);
+        a->pending_gpus += q->gpu;
+    }
+    /* unbound until bound, ended or the end (a pod that ended at an unknown time, which a trace
+     * never writes, counts nothing) */
+    gs_time until = q->scheduled_us >= 0  ? q->scheduled_us
+                    : q->finished_us >= 0 ? q->finished_us
+                    : q->ended            ? q->created_us
+                                          : end_us;
+    if (q->gpu > 0 && until > q->created_us)
+        a->gpu_us += (double)q->gpu * (double)(until - q->created_us);
+    return 0;
+}
+
+void gs_study_acc_free(struct gs_study_acc *a)
+{
+    gs_free(a->to_schedule);
+    gs_free(a->to_running);
+    gs_free(a->age);
+    memset(a, 0, sizeof *a);
+}
+
+void gs_study_acc_finish(struct gs_study_acc *a, struct gs_study_pods *out)
 {
     memset(out, 0, sizeof *out);
-    double *v = n ? gs_malloc(sizeof *v * n * 3) : NULL;
-    if (n && !v)
-        return GS_ENOMEM;
-    double *sched = v, *run = n ? v + n : NULL, *age = n ? v + 2 * n : NULL;
-    size_t ns = 0, nr = 0, na = 0;
-    double gpu_us = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct gs_study_pod *q = &p[i];
-        if (q->scheduled_us >= 0)
-            sched[ns++] = (double)(q->scheduled_us - q->created_us) / 1e6;
-        if (q->started_us >= 0)
-            run[nr++] = (double)(q->started_us - q->created_us) / 1e6;
-        if (q->scheduled_us < 0 && q->finished_us < 0 && !q->ended) {
-            age[na++] = (double)(end_us - q->created_us) / 1e6;
-            out->pending_gpus += q->gpu;
+    gs_stats_summarize(a->to_schedule, (size_t)a->nsched, &out->to_schedule);
+    gs_stats_summarize(a->to_running, (size_t)a->nrun, &out->to_running);
+    struct gs_stats_summary age;
+    gs_stats_summarize(a->age, (size_t)a->nage, &age);
+    out->pending = (size_t)a->nage;
+    out->pending_gpus = a->pending_gpus;
+    out->pending_age_mean = age.mean;
+    out->pending_age_max = age.max;
+    out->pending_gpu_hours = a->gpu_us / 3.6e9;
+    gs_study_acc_free(a);
+}
+
+int gs_study_pods_compute(const struct gs_study_pod *p, size_t n, gs_time end_us, struct gs_study_pods *out)
+{
+    struct gs_study_acc a = {0};
+    for (size_t i = 0; i < n; i++)
+        if (gs_study_acc_add(&a, &p[i], end_us)) {
+            gs_study_acc_free(&a);
+            return GS_ENOMEM;
         }
-        /* unbound until bound, ended or the end (a pod that ended at an unknown time, which a
-         * trace never writes, counts nothing) */
-        gs_time until = q->scheduled_us >= 0  ? q->scheduled_us
-                        : q->finished_us >= 0 ? q->finished_us
-                        : q->ended            ? q->created_us
-                                              : end_us;
-        if (q->gpu > 0 && until > q->created_us)
-            gpu_us += (double)q->gpu * (double)(until - q->created_us);
-    }
-    gs_stats_summarize(sched, ns, &out->to_schedule);
-    gs_stats_summarize(run, nr, &out->to_running);
-    struct gs_stats_summary a;
-    gs_stats_summarize(age, na, &a);
-    out->pending = na;
-    out->pending_age_mean = a.mean;
-    out->pending_age_max = a.max;
-    out->pending_gpu_hours = gpu_us / 3.6e9;
-    gs_free(v);
+    gs_study_acc_finish(&a, out);
     return 0;
 }

@@ -87,8 +87,29 @@ struct gs_study_pods {
     double pending_gpu_hours;
 };
 
-/* The statistics of pods p[0..n) at the end `end_us` (µs). The pending GPU-hours are summed in
- * the order of p (give it in pod id order for a result independent of the caller). Returns 0 or
+/* Pods added one at a time (gs_study_acc_add), so a caller never holds them all: it keeps 8
+ * bytes per bound pod, per started pod and per pending pod. Zero-initialise it. */
+struct gs_study_acc {
+    double *to_schedule, *to_running, *age; /* seconds (base/alloc.h memory) */
+    int nsched, nrun, nage;
+    int cap_sched, cap_run, cap_age;
+    int64_t pending_gpus;
+    double gpu_us; /* pending GPU-µs, summed in the order the pods came */
+};
+
+/* Add pod `p` as of the end `end_us` (µs). Give pods in pod id order for pending GPU-hours
+ * independent of the caller (a floating-point sum). Returns 0 or GS_ENOMEM (the pod is then not
+ * counted; the accumulator stays valid). */
+int gs_study_acc_add(struct gs_study_acc *a, const struct gs_study_pod *p, gs_time end_us);
+
+/* The statistics of the pods added (the values are sorted in place), into *out; then the
+ * accumulator is freed and zeroed, ready for the next set of pods. */
+void gs_study_acc_finish(struct gs_study_acc *a, struct gs_study_pods *out);
+
+/* Free an accumulator without reading it (on an error path). */
+void gs_study_acc_free(struct gs_study_acc *a);
+
+/* The statistics of pods p[0..n) at the end `end_us` (µs), through an accumulator. Returns 0 or
  * GS_ENOMEM. */
 int gs_study_pods_compute(const struct gs_study_pod *p, size_t n, gs_time end_us, struct gs_study_pods *out);
 
