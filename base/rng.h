@@ -16,6 +16,7 @@ enum gs_stream {
     GS_STREAM_TIEBREAK,
     GS_STREAM_SAMPLING,
     GS_STREAM_BRINGUP,
+    GS_STREAM_GPUS_PER_POD, /* a plain workload's gpusPerPod draw, per pod */
     GS_STREAM_COUNT
 };
 

@@ -12,6 +12,8 @@ static const char usage[] =
     "  validate SCENARIO  load and check a scenario without running it\n"
     "  report TRACE       print the summary of a trace database\n"
     "  describe TRACE NODE  print a node as kubectl describe node would, from a trace\n"
+    "  sweep SCENARIO     run a scenario over the cross product of --vary values and seeds\n"
+    "  merge DIR|TRACE... put the traces of a sweep into one database with a run column\n"
     "  experiment fgd     replay the openb trace under the FGD paper's protocol and policies\n"
     "  version            print the version\n"
     "\n"
@@ -52,6 +54,10 @@ int main(int argc, char **argv)
         return gs_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "describe") == 0)
         return gs_cmd_describe(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0)
+        return gs_cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "merge") == 0)
+        return gs_cmd_merge(argc - 1, argv + 1);
     if (strcmp(cmd, "experiment") == 0)
         return gs_cmd_experiment(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0)

@@ -313,12 +313,24 @@ struct gs_arrival {
     enum gs_arrival_kind kind;
     gs_time start;    /* at: / start: */
     gs_time every;    /* every: */
-    double rate_per_us; /* poisson rate */
-    int count;        /* number of arrivals (1 for at:) */
+    double rate_per_us; /* poisson rate (with `hourly`: the rate a multiplier of 1 gives) */
+    int count;        /* number of arrivals (1 for at:); with until_horizon the most there can
+                       * be before the horizon (sim/scenario/workloads.c open_count) */
     gs_time stagger;  /* between the pods of one arrival */
+    /* every / poisson without `count`: arrivals continue while they fall at or before the
+     * horizon (spec.horizon or --horizon, required then), at most `count` of them */
+    bool until_horizon;
+    double expected_count; /* with until_horizon: the mean number of arrivals (every: exact), the
+                            * weight the FGD typical pods give the workload (models/fgd/world.c) */
+    /* poisson with profile.hourly: 24 rate multipliers by hour of day (arena; NULL: the rate is
+     * constant), a non-homogeneous Poisson process drawn by thinning */
+    const double *hourly;
+    double hourly_max;    /* the largest of the 24 multipliers (> 0) */
+    gs_time day_offset;   /* time of day at the run's time 0, µs (profile.startHourOfDay) */
 };
 
-enum gs_dist_kind { GS_DIST_NONE = 0 /* runs forever */, GS_DIST_FIXED, GS_DIST_EXPONENTIAL, GS_DIST_LOGNORMAL };
+enum gs_dist_kind { GS_DIST_NONE = 0 /* runs forever */, GS_DIST_FIXED, GS_DIST_EXPONENTIAL, GS_DIST_LOGNORMAL,
+                    GS_DIST_UNIFORM, GS_DIST_EMPIRICAL };
 
 struct gs_duration_dist {
     enum gs_dist_kind kind;
@@ -326,6 +338,17 @@ struct gs_duration_dist {
     gs_time mean;    /* exponential */
     gs_time median;  /* lognormal */
     double sigma;    /* lognormal */
+    gs_time min, max; /* uniform: [min, max) µs */
+    const gs_time *values; /* empirical: the sample (arena), drawn from with equal probability */
+    int nvalues;
+};
+
+/* One choice of a plain workload's gpusPerPod: pods of `gpus` GPUs, drawn with probability
+ * weight / (sum of the weights), made from `tmpl` (the workload's template with that count). */
+struct gs_gpu_choice {
+    int gpus;
+    double weight;
+    const struct gs_pod_template *tmpl; /* arena */
 };
 
 /* GS_WL_LIST: a pod list (workloads[].trace, the pods of a cluster snapshot), one pod per
@@ -356,6 +379,10 @@ struct gs_workload {
     struct gs_arrival arrival;
     struct gs_duration_dist duration;
     struct gs_pod_template tmpl;
+    /* gpusPerPod (plain workloads): each new pod's GPU count drawn from these (arena), NULL
+     * when the template's count holds for every pod */
+    const struct gs_gpu_choice *gpu_choices;
+    int ngpu_choices;
     int group_min_member;     /* 0: no group */
     gs_time group_timeout_us; /* group.scheduleTimeoutSeconds, -1 when unset */
     gs_time start_latency;    /* bind -> Running; -1: spec.startLatency */

@@ -30,7 +30,9 @@ struct gs_scenario_size {
                            * GS_MEM_BASE + nodes x GS_MEM_PER_NODE + pods x GS_MEM_PER_POD, and
                            * for a LeaderWorkerSet's pods (GS_MEM_PER_LWS_POD + its template's
                            * labels x GS_MEM_PER_LABEL) each, and with Kueue
-                           * GS_MEM_PER_KUEUE_WORKLOAD per Workload it may create */
+                           * GS_MEM_PER_KUEUE_WORKLOAD per Workload it may create; a pod
+                           * template per gpusPerPod count and 8 bytes per empirical
+                           * duration value */
 };
 
 /* Measured on x86-64 (docs/scenario-format.md "Limits and memory" shows how), rounded up with

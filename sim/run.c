@@ -36,7 +36,8 @@ static void schedule_scenario(struct gs_cluster *c)
                           GS_EV_NODE_JOIN, p, i);
     for (int i = 0; i < w->nworkloads; i++)
         if (w->workloads[i].arrival.count != 0)
-            gs_cluster_at(c, w->workloads[i].arrival.start, GS_PRIO_CREATE, GS_EV_ARRIVAL, i, 0);
+            gs_cluster_at(c, w->workloads[i].arrival.start, GS_PRIO_CREATE, GS_EV_ARRIVAL, i,
+                          w->workloads[i].arrival.hourly ? -1 : 0); /* -1: draw the first (objects.c) */
     for (int i = 0; i < sc->nevents; i++)
         gs_cluster_at(c, sc->events[i].at, GS_PRIO_CLUSTER, GS_EV_SCENARIO, i, 0);
     for (int i = 0; i < sc->nexpects; i++)

@@ -134,8 +134,20 @@ int gs_fgd_world_typical_build(const struct gs_world *w, double threshold_pct, s
         if (wl->rejected)
             continue;
         int64_t arrivals = wl->arrival.count > 0 ? wl->arrival.count : 1;
+        if (wl->arrival.until_horizon) /* count is a bound: weigh by the mean */
+            arrivals = llround(wl->arrival.expected_count) > 0 ? llround(wl->arrival.expected_count) : 1;
         switch (wl->kind) {
         case GS_WL_PLAIN:
+            if (wl->ngpu_choices > 0) {
+                /* gpusPerPod: each count's template weighted by its expected share of the pods */
+                double total = 0;
+                for (int k = 0; k < wl->ngpu_choices; k++)
+                    total += wl->gpu_choices[k].weight;
+                for (int k = 0; k < wl->ngpu_choices && !rc; k++)
+                    rc = add_tmpl(&a, w, &out->models, wl->gpu_choices[k].tmpl,
+                                  llround((double)wl->replicas * (double)arrivals * wl->gpu_choices[k].weight / total));
+                break;
+            }
             rc = add_tmpl(&a, w, &out->models, &wl->tmpl, (int64_t)wl->replicas * arrivals);
             break;
         case GS_WL_POD:

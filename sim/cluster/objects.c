@@ -139,10 +139,39 @@ static void list_arrival(struct gs_cluster *c, int wi, int k)
         gs_cluster_at(c, wl->list[i].arrive, GS_PRIO_CREATE, GS_EV_ARRIVAL, wi, i);
 }
 
+/* The first arrival after `from` µs of a Poisson process whose rate follows the hour of day
+ * (arrival.profile.hourly), by thinning (P. A. W. Lewis and G. S. Shedler, "Simulation of
+ * nonhomogeneous Poisson processes by thinning", Naval Research Logistics Quarterly 26(3), 1979):
+ * candidates at the largest rate, rate x hourly_max, each kept with probability
+ * hourly[hour] / hourly_max; both draws from the arrivals stream. -1 when the next candidate
+ * passes the horizon first (the run ends before it). */
+static gs_time profiled_arrival(struct gs_cluster *c, const struct gs_arrival *a, gs_time from)
+{
+    const gs_time hour = (gs_time)3600 * 1000000, day = 24 * hour;
+    double mean = 1.0 / (a->rate_per_us * a->hourly_max), t = (double)from;
+    for (;;) {
+        t += gs_rng_exponential(c->rng, GS_STREAM_ARRIVALS, mean);
+        if (t > 9.0e18 || (c->sc->has_horizon && t > (double)c->sc->horizon))
+            return -1;
+        gs_time at = (gs_time)llround(t);
+        int h = (int)(((at + a->day_offset) % day) / hour);
+        if (gs_rng_uniform(c->rng, GS_STREAM_ARRIVALS) * a->hourly_max < a->hourly[h])
+            return at;
+    }
+}
+
 void gs_cluster_arrival(struct gs_cluster *c, int wi, int arrival)
 {
     struct gs_workload *wl = &c->w->workloads[wi];
     gs_time now = gs_cluster_now(c);
+    if (arrival < 0) {
+        /* A profiled Poisson process starts at arrival.start with no arrival there: its first
+         * one is drawn as the others are (scheduled by schedule_scenario, sim/run.c). */
+        gs_time first = profiled_arrival(c, &wl->arrival, now);
+        if (first >= 0)
+            gs_cluster_at(c, first, GS_PRIO_CREATE, GS_EV_ARRIVAL, wi, 0);
+        return;
+    }
     wl->arrivals_done++;
     if (wl->kind == GS_WL_LIST) {
         list_arrival(c, wi, arrival);
@@ -173,11 +202,14 @@ void gs_cluster_arrival(struct gs_cluster *c, int wi, int arrival)
     wl = &c->w->workloads[wi];
     if (wl->arrival.count > 0 && arrival + 1 < wl->arrival.count) {
         gs_time next = -1;
-        if (wl->arrival.kind == GS_ARRIVE_EVERY)
+        if (wl->arrival.hourly)
+            next = profiled_arrival(c, &wl->arrival, now);
+        else if (wl->arrival.kind == GS_ARRIVE_EVERY)
             next = now + wl->arrival.every;
         else if (wl->arrival.kind == GS_ARRIVE_POISSON && wl->arrival.rate_per_us > 0)
             next = now + (gs_time)llround(gs_rng_exponential(c->rng, GS_STREAM_ARRIVALS, 1.0 / wl->arrival.rate_per_us));
-        if (next >= 0)
+        /* Without count, arrivals end at the horizon (count is only their bound). */
+        if (next >= 0 && !(wl->arrival.until_horizon && next > c->sc->horizon))
             gs_cluster_at(c, next, GS_PRIO_CREATE, GS_EV_ARRIVAL, wi, arrival + 1);
     }
 }

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+
 #include "base/alloc.h"
 #include "base/error.h"
 #include "models/admission/validation.h"
@@ -68,6 +70,13 @@ static gs_time sample_duration(struct gs_cluster *c, const struct gs_duration_di
     case GS_DIST_LOGNORMAL:
         v = gs_rng_lognormal(c->rng, GS_STREAM_DURATIONS, (double)d->median, d->sigma);
         break;
+    case GS_DIST_UNIFORM:
+        /* [min, max), GSL's gsl_ran_flat */
+        v = gsl_ran_flat(gs_rng_gsl(c->rng, GS_STREAM_DURATIONS), (double)d->min, (double)d->max);
+        break;
+    case GS_DIST_EMPIRICAL:
+        /* bootstrap: one of the values, each with probability 1/n (gsl_rng_uniform_int) */
+        return d->values[gs_rng_uniform_int(c->rng, GS_STREAM_DURATIONS, (uint64_t)d->nvalues)];
     default:
         return -1;
     }

@@ -14,11 +14,15 @@
  * - An evicted pod of a plain workload (not a PodGroup member, not pinned with nodeName) is
  *   re-created under the workload's next index, as its ReplicaSet would.
  * - Kueue admitting pods of a workload (GROUP_ADMITTED) creates them from the injected template.
+ * - gpusPerPod: each new pod of a plain workload takes the template of a GPU count drawn from
+ *   the gpusPerPod stream (the loader made one template per count); a replacement keeps the
+ *   count of the pod it replaces.
  */
 #include <stdio.h>
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/rng.h"
 #include "sim/controller.h"
 
 enum { TIMER_STAGGER = 0 };
@@ -56,11 +60,30 @@ static int arrival_group(struct gs_cluster *c, int wi, int arrival)
     return gs_cluster_group(c, wi, arrival, name, wl->group_min_member);
 }
 
+/* The template of a new pod of a workload with gpusPerPod: a choice drawn with probability
+ * weight / total from the gpusPerPod stream (one uniform draw per pod, even for one choice, so
+ * a pod's draw does not depend on the form), walking the cumulative weights. */
+static const struct gs_pod_template *gpus_per_pod(struct gs_cluster *c, const struct gs_workload *wl)
+{
+    double total = 0;
+    for (int i = 0; i < wl->ngpu_choices; i++)
+        total += wl->gpu_choices[i].weight;
+    double u = gs_rng_uniform(c->rng, GS_STREAM_GPUS_PER_POD) * total;
+    for (int i = 0; i < wl->ngpu_choices - 1; i++) {
+        if (u < wl->gpu_choices[i].weight)
+            return wl->gpu_choices[i].tmpl;
+        u -= wl->gpu_choices[i].weight;
+    }
+    return wl->gpu_choices[wl->ngpu_choices - 1].tmpl;
+}
+
 /* Create the next pod of workload `wi` (arrival `arrival`) from `tmpl` (NULL: the workload's
  * active template). Returns the pod index or a negative GS_E* code. */
 static int create_pod(struct gs_cluster *c, int wi, int arrival, const struct gs_pod_template *tmpl)
 {
     const struct gs_workload *wl = &c->w->workloads[wi];
+    if (!tmpl && wl->ngpu_choices > 0)
+        tmpl = gpus_per_pod(c, wl);
     if (!tmpl)
         tmpl = wl->active_tmpl ? wl->active_tmpl : &wl->tmpl;
     char name[512];
@@ -160,8 +183,12 @@ static void on_watch(void *state, struct gs_cluster *c, const struct gs_watch_ev
     case GS_W_POD_FINISHED:
         if (ev->outcome != GS_OUT_DELETED || ev->was_active)
             job_after_pod(c, ev->pod, ev->outcome == GS_OUT_SUCCEEDED);
-        if (ev->recreate)
-            create_pod(c, ev->workload, 0, NULL);
+        if (ev->recreate) {
+            /* The replacement keeps the evicted pod's GPU count (its template), as a
+             * ReplicaSet's replacement keeps the pod template. */
+            const struct gs_workload *wl = &c->w->workloads[ev->workload];
+            create_pod(c, ev->workload, 0, wl->ngpu_choices > 0 ? c->w->pods[ev->pod].tmpl : NULL);
+        }
         break;
     case GS_W_GROUP_ADMITTED: {
         enum gs_workload_kind k = c->w->workloads[ev->workload].kind;

@@ -18,7 +18,9 @@ static int64_t add_sat(int64_t a, int64_t b)
     return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
-/* Arrivals of workload `w` before the horizon. */
+/* Arrivals of workload `w` before the horizon. An arrival without count (until the horizon)
+ * has its bound in count already: every arrival at or before the horizon for `every`, a
+ * Poisson quantile for poisson (sim/scenario/workloads.c open_count). */
 static int64_t arrivals(const struct gs_scenario *sc, const struct gs_workload *w)
 {
     const struct gs_arrival *a = &w->arrival;
@@ -124,6 +126,16 @@ void gs_scenario_size(const struct gs_scenario *sc, struct gs_scenario_size *out
             labels = wl->lws_leader_tmpl->labels.n;
         out->memory_bytes = add_sat(out->memory_bytes, mul_sat(gs_scenario_workload_pods(sc, i),
                                                                GS_MEM_PER_LWS_POD + labels * GS_MEM_PER_LABEL));
+    }
+    /* What the loader keeps for the new workload forms (arena data of the run's life): a pod
+     * template per gpusPerPod count (the pods of one count share it, so a pod's memory does not
+     * depend on its count) and the values of an empirical duration. */
+    for (int i = 0; i < w->nworkloads; i++) {
+        const struct gs_workload *wl = &w->workloads[i];
+        out->memory_bytes = add_sat(out->memory_bytes, mul_sat(wl->ngpu_choices, (int64_t)(sizeof(struct gs_pod_template) +
+                                                                                         sizeof(struct gs_gpu_choice))));
+        if (wl->duration.kind == GS_DIST_EMPIRICAL)
+            out->memory_bytes = add_sat(out->memory_bytes, mul_sat(wl->duration.nvalues, (int64_t)sizeof(gs_time)));
     }
     /* Kueue: a Workload per arrival, per LeaderWorkerSet group, per listed pod (counted for
      * every workload: which ones a LocalQueue holds is known only as they arrive). */

@@ -2,11 +2,18 @@
  * manifest entries (a v1 Pod or batch/v1 Job, inline or from a file next to the scenario) and
  * trace entries (a pod list file: sim/scenario/podtrace.c). */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
+#include "base/alloc.h"
 #include "base/array.h"
+#include "base/readfile.h"
+#include "models/devices/gpushare_pod.h"
+#include "models/quantity.h"
 #include "base/strmap.h"
 #include "sim/scenario/decode.h"
 #include "sim/scenario/podspec.h"
@@ -18,11 +25,137 @@
 
 /* ------------------------------------------------------------------ arrival */
 
-static int arrival(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_arrival *a)
+#define GS_HOUR_US ((gs_time)3600 * 1000000)
+#define GS_DAY_US (24 * GS_HOUR_US)
+/* P(more arrivals than the bound) for an open Poisson process: so far in the tail that no run
+ * reaches it (docs/scenario-format.md, "Arrivals until the horizon"). */
+#define GS_OPEN_TAIL 1e-12
+/* Beyond this mean the bound is INT_MAX, far past GS_MAX_PODS: the limits check refuses it. */
+#define GS_OPEN_MEAN_MAX 1e8
+
+/* The smallest k with P(N > k) <= GS_OPEN_TAIL for N ~ Poisson(mu), by bisection on GSL's
+ * upper tail gsl_cdf_poisson_Q (mu >= 0; INT_MAX when mu > GS_OPEN_MEAN_MAX). */
+static int64_t poisson_bound(double mu)
 {
-    static const char *const keys[] = {"at", "stagger", "every", "count", "start", "process", "rate", NULL};
+    if (!(mu > 0))
+        return 0;
+    if (mu > GS_OPEN_MEAN_MAX)
+        return INT_MAX;
+    unsigned lo = (unsigned)mu, hi = (unsigned)(mu + 10.0 * sqrt(mu) + 64.0);
+    while (gsl_cdf_poisson_Q(hi, mu) > GS_OPEN_TAIL)
+        hi = lo + 2 * (hi - lo);
+    /* Q(lo) > tail (lo <= mu: Q is about one half or more), Q(hi) <= tail */
+    while (hi - lo > 1) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (gsl_cdf_poisson_Q(mid, mu) > GS_OPEN_TAIL)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return gsl_cdf_poisson_Q(lo, mu) <= GS_OPEN_TAIL ? lo : hi;
+}
+
+/* The expected arrivals of the profiled process of `a` over [from, to] µs: the integral of
+ * rate x hourly[hour of day], hour by hour (whole days at once). */
+static double profile_mean(const struct gs_arrival *a, gs_time from, gs_time to)
+{
+    if (to <= from)
+        return 0;
+    double day = 0;
+    for (int h = 0; h < 24; h++)
+        day += a->hourly[h];
+    double n = 0; /* in multiplier-hours */
+    gs_time t = from;
+    int64_t days = (to - from) / GS_DAY_US;
+    n += (double)days * day;
+    t += days * GS_DAY_US;
+    while (t < to) {
+        gs_time tod = (t + a->day_offset) % GS_DAY_US;
+        gs_time seg = GS_HOUR_US - tod % GS_HOUR_US;
+        if (seg > to - t)
+            seg = to - t;
+        n += a->hourly[tod / GS_HOUR_US] * (double)seg / (double)GS_HOUR_US;
+        t += seg;
+    }
+    return n * a->rate_per_us * (double)GS_HOUR_US;
+}
+
+/* The count of an arrival without `count`: every arrival at or before the horizon `h`. For
+ * `every` exactly; for poisson a bound (poisson_bound) on the arrivals after the first, at
+ * `start`; for a profiled poisson (its first arrival is drawn too) a bound on all of them. */
+static int open_count(struct gs_arrival *a, gs_time h)
+{
+    a->expected_count = 0;
+    if (a->start > h)
+        return 0;
+    int64_t n;
+    if (a->kind == GS_ARRIVE_EVERY) {
+        n = (h - a->start) / a->every + 1;
+        a->expected_count = (double)n;
+    } else if (a->hourly) {
+        a->expected_count = profile_mean(a, a->start, h);
+        n = poisson_bound(a->expected_count);
+    } else {
+        a->expected_count = 1 + a->rate_per_us * (double)(h - a->start);
+        n = 1 + poisson_bound(a->rate_per_us * (double)(h - a->start));
+    }
+    return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* arrival.profile: {hourly: [24 multipliers], startHourOfDay: H}. */
+static int profile(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_arrival *a)
+{
+    static const char *const keys[] = {"hourly", "startHourOfDay", NULL};
+    static const char *const required[] = {"hourly", NULL};
+    char p[GS_SCN_PATH];
+    int rc = gs_y_check_map(d, n, path, keys, NULL, required);
+    if (rc)
+        return rc;
+    const struct gs_ynode *hn = gs_y_get(n, "hourly"), *sn = gs_y_get(n, "startHourOfDay");
+    if ((rc = gs_y_want_seq(d, hn, gs_scn_path(p, "%s.hourly", path))))
+        return rc;
+    if (hn->n != 24)
+        return gs_y_error(d, hn, "%s.hourly has %d entries: it takes 24 rate multipliers, one for each hour of the "
+                                 "day from 00:00",
+                          path, hn->n);
+    double *hourly = gs_arena_alloc(d->arena, sizeof *hourly * 24);
+    if (!hourly)
+        return gs_y_nomem(d, hn);
+    a->hourly_max = 0;
+    for (int h = 0; h < 24; h++) {
+        if ((rc = gs_y_double(d, hn->items[h], gs_scn_path(p, "%s.hourly[%d]", path, h), &hourly[h])))
+            return rc;
+        if (!(hourly[h] >= 0) || hourly[h] > 1e6)
+            return gs_y_error(d, hn->items[h], "%s.hourly[%d] must be a multiplier from 0 to 1000000, got %s", path,
+                              h, hn->items[h]->text);
+        if (hourly[h] > a->hourly_max)
+            a->hourly_max = hourly[h];
+    }
+    if (!(a->hourly_max > 0))
+        return gs_y_error(d, hn, "%s.hourly is 0 in every hour: no pod would ever arrive", path);
+    a->hourly = hourly;
+    a->day_offset = 0;
+    if (sn && !gs_y_is_null(sn)) {
+        double sh;
+        if ((rc = gs_y_double(d, sn, gs_scn_path(p, "%s.startHourOfDay", path), &sh)))
+            return rc;
+        if (!(sh >= 0 && sh < 24))
+            return gs_y_error(d, sn, "%s.startHourOfDay must be from 0 to below 24 (the hour of day at the run's time "
+                                     "0), got %s",
+                              path, sn->text);
+        a->day_offset = (gs_time)llround(sh * (double)GS_HOUR_US) % GS_DAY_US;
+    }
+    return 0;
+}
+
+static int arrival(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const struct gs_scenario *sc,
+                   struct gs_arrival *a)
+{
+    static const char *const keys[] = {"at",      "stagger", "every", "count", "start",
+                                       "process", "rate",    "profile", NULL};
     static const char *const processes[] = {"poisson", NULL};
     char p[GS_SCN_PATH];
+    memset(a, 0, sizeof *a);
     a->kind = GS_ARRIVE_AT;
     a->start = 0;
     a->count = 1;
@@ -34,6 +167,7 @@ static int arrival(struct gs_ydec *d, const struct gs_ynode *n, const char *path
         return rc;
     const struct gs_ynode *at = gs_y_get(n, "at"), *every = gs_y_get(n, "every"), *proc = gs_y_get(n, "process");
     const struct gs_ynode *count = gs_y_get(n, "count"), *start = gs_y_get(n, "start"), *r = gs_y_get(n, "rate");
+    const struct gs_ynode *prof = gs_y_get(n, "profile");
     const struct gs_ynode *forms[3] = {at, every, proc};
     static const char *const form_names[3] = {"at", "every", "process"};
     int first = -1;
@@ -50,6 +184,8 @@ static int arrival(struct gs_ydec *d, const struct gs_ynode *n, const char *path
     const struct gs_ynode *stagger = gs_y_get(n, "stagger");
     if (stagger && (rc = gs_y_duration(d, stagger, gs_scn_path(p, "%s.stagger", path), false, &a->stagger)))
         return rc;
+    if (prof && !proc)
+        return gs_y_error(d, prof, "'profile' in %s goes with process: poisson (a rate by hour of day)", path);
     if (at) {
         const struct gs_ynode *extra[3] = {count, start, r};
         static const char *const extra_names[3] = {"count", "start", "rate"};
@@ -59,12 +195,20 @@ static int arrival(struct gs_ydec *d, const struct gs_ynode *n, const char *path
                                   extra_names[i], path);
         return gs_y_duration(d, at, gs_scn_path(p, "%s.at", path), false, &a->start);
     }
-    if (!count)
-        return gs_y_error(d, n, "missing required field 'count' in %s (the number of arrivals)", path);
-    int64_t c;
-    if ((rc = gs_y_int(d, count, gs_scn_path(p, "%s.count", path), 1, GS_MAX_ARRIVALS, &c)))
-        return rc;
-    a->count = (int)c;
+    if (count) {
+        int64_t c;
+        if ((rc = gs_y_int(d, count, gs_scn_path(p, "%s.count", path), 1, GS_MAX_ARRIVALS, &c)))
+            return rc;
+        a->count = (int)c;
+    } else {
+        /* Without count: until the horizon, which must then be known. */
+        if (!sc->has_horizon)
+            return gs_y_error(d, n,
+                              "%s has no 'count', so its arrivals continue until the horizon: set spec.horizon or "
+                              "pass --horizon (or give count, the number of arrivals)",
+                              path);
+        a->until_horizon = true;
+    }
     if (start && (rc = gs_y_duration(d, start, gs_scn_path(p, "%s.start", path), false, &a->start)))
         return rc;
     if (every) {
@@ -75,27 +219,277 @@ static int arrival(struct gs_ydec *d, const struct gs_ynode *n, const char *path
             return rc;
         if (a->every <= 0)
             return gs_y_error(d, every, "%s.every must be longer than 0s", path);
-        return 0;
+    } else {
+        int k;
+        if ((rc = gs_y_enum(d, proc, gs_scn_path(p, "%s.process", path), processes, &k)))
+            return rc;
+        a->kind = GS_ARRIVE_POISSON;
+        if (!r)
+            return gs_y_error(d, n, "missing required field 'rate' in %s (such as 12/h)", path);
+        if ((rc = gs_y_rate(d, r, gs_scn_path(p, "%s.rate", path), "arrivals", "12/h, 0.5/m or 3/s",
+                            &a->rate_per_us)))
+            return rc;
+        if (prof && (rc = profile(d, prof, gs_scn_path(p, "%s.profile", path), a)))
+            return rc;
     }
-    int k;
-    if ((rc = gs_y_enum(d, proc, gs_scn_path(p, "%s.process", path), processes, &k)))
-        return rc;
-    a->kind = GS_ARRIVE_POISSON;
-    if (!r)
-        return gs_y_error(d, n, "missing required field 'rate' in %s (such as 12/h)", path);
-    return gs_y_rate(d, r, gs_scn_path(p, "%s.rate", path), "arrivals", "12/h, 0.5/m or 3/s", &a->rate_per_us);
+    if (a->until_horizon)
+        a->count = open_count(a, sc->horizon);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ duration */
 
+/* The most values an empirical duration holds (a list or a CSV column), and the largest CSV. */
+#define GS_EMPIRICAL_MAX 1000000
+#define GS_SCN_EMPIRICAL_LIMIT ((size_t)64 << 20)
+
+/* One duration cell of an empirical CSV column: a number in `unit_us` (> 0), or with no unit
+ * a Go duration ("1h30m"); into *out µs. False when it is neither or negative. */
+static bool csv_duration(const char *cell, double unit_us, gs_time *out)
+{
+    if (!cell[0])
+        return false;
+    if (unit_us <= 0) {
+        int64_t v;
+        if (gs_duration_parse(cell, &v) || v < 0)
+            return false;
+        *out = v;
+        return true;
+    }
+    char *end;
+    double v = strtod(cell, &end);
+    if (end == cell || *end || !(v >= 0) || v * unit_us > 9.0e18)
+        return false;
+    *out = (gs_time)llround(v * unit_us);
+    return true;
+}
+
+/* Split the next CSV record of `*s` (RFC 4180: comma-separated, fields optionally in double
+ * quotes with "" for a quote) into fields written over the text in place; `*line` counts lines
+ * and `cols` gets each field's 1-based column. Returns the number of fields (0 at the end), or
+ * -1 for an unterminated quote. */
+static int csv_record(char **s, int *line, char **fields, int *cols, int max)
+{
+    char *p = *s;
+    if (!*p)
+        return 0;
+    int n = 0;
+    char *line_start = p;
+    for (;;) {
+        char *out = p, *f = p;
+        int col = (int)(p - line_start) + 1;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (!*p)
+                    return -1;
+                if (*p == '"' && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    if (*p == '\n')
+                        (*line)++, line_start = p + 1;
+                    *out++ = *p++;
+                }
+            }
+            while (*p && *p != ',' && *p != '\n' && *p != '\r')
+                *out++ = *p++;
+        } else {
+            while (*p && *p != ',' && *p != '\n' && *p != '\r')
+                out++, p++;
+        }
+        char end = *p;
+        *out = '\0';
+        if (n < max) {
+            fields[n] = f;
+            cols[n] = col;
+        }
+        n++;
+        if (end == ',') {
+            p++;
+            continue;
+        }
+        /* (the terminator itself may be overwritten by the field's NUL: use `end`) */
+        if (end == '\r') {
+            p++;
+            if (*p == '\n')
+                p++;
+        } else if (end == '\n') {
+            p++;
+        }
+        (*line)++;
+        break;
+    }
+    *s = p;
+    return n;
+}
+
+/* duration {distribution: empirical, file: F, column: C, unit: U}: the cells of column C of
+ * the CSV F (relative to the scenario's directory; a header row names the columns), each a
+ * number of U (us, ms, s, m, h) or, without unit, a Go duration. Errors name F:line:column. */
+static int empirical_csv(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_duration_dist *dd)
+{
+    static const char *const units[] = {"us", "ms", "s", "m", "h", NULL};
+    static const double unit_us[] = {1, 1e3, 1e6, 60e6, 3600e6};
+    char p[GS_SCN_PATH];
+    const struct gs_ynode *fn = gs_y_get(n, "file"), *cn = gs_y_get(n, "column"), *un = gs_y_get(n, "unit");
+    const char *file, *column;
+    int rc;
+    if ((rc = gs_y_kstr(d, fn, gs_scn_path(p, "%s.file", path), &file)) ||
+        (rc = gs_y_kstr(d, cn, gs_scn_path(p, "%s.column", path), &column)))
+        return rc;
+    double unit = 0;
+    if (un && !gs_y_is_null(un)) {
+        int k;
+        if ((rc = gs_y_enum(d, un, gs_scn_path(p, "%s.unit", path), units, &k)))
+            return rc;
+        unit = unit_us[k];
+    }
+    const char *full = file[0] == '/' || !d->dir || !d->dir[0] ? gs_arena_strdup(d->arena, file)
+                                                               : gs_arena_printf(d->arena, "%s/%s", d->dir, file);
+    if (!full)
+        return gs_y_nomem(d, fn);
+    char *text = NULL;
+    size_t len = 0;
+    struct gs_error ferr = {0};
+    rc = gs_read_input(full, "an empirical duration CSV", GS_SCN_EMPIRICAL_LIMIT, &text, &len, &ferr);
+    if (rc == GS_ENOMEM)
+        return gs_y_nomem(d, fn);
+    if (rc)
+        return gs_y_error(d, fn, "cannot read the CSV '%s' of %s: %s", file, path, ferr.msg);
+    char *s = text;
+    if ((unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF)
+        s += 3; /* a UTF-8 byte order mark */
+    enum { MAXF = 256 };
+    char *fields[MAXF];
+    int cols[MAXF], line = 1, at = -1;
+    int nh = csv_record(&s, &line, fields, cols, MAXF);
+    if (nh <= 0) {
+        gs_free(text);
+        return gs_error_set(d->err, GS_EINVAL, full, 1, 1, "the CSV of %s is empty (it needs a header row "
+                            "naming the column '%s')", path, column);
+    }
+    for (int i = 0; i < nh && i < MAXF; i++)
+        if (strcmp(fields[i], column) == 0) {
+            at = i;
+            break;
+        }
+    if (at < 0) {
+        gs_free(text);
+        return gs_y_error(d, cn, "%s.column: the header row of '%s' has no column '%s'", path, file, column);
+    }
+    gs_time *v = NULL;
+    int cap = 0, nv = 0;
+    rc = 0;
+    for (;;) {
+        int row = line;
+        int nf = csv_record(&s, &line, fields, cols, MAXF);
+        if (nf == 0)
+            break;
+        if (nf < 0) {
+            rc = gs_error_set(d->err, GS_EINVAL, full, row, 1, "a quoted field does not end (the CSV of %s)", path);
+            break;
+        }
+        if (nf == 1 && !fields[0][0])
+            continue; /* a blank line */
+        if (at >= nf || at >= MAXF) {
+            rc = gs_error_set(d->err, GS_EINVAL, full, row, 1, "the row has %d fields, too few for column '%s' "
+                              "(field %d; the CSV of %s)", nf, column, at + 1, path);
+            break;
+        }
+        gs_time x;
+        if (!csv_duration(fields[at], unit, &x)) {
+            rc = gs_error_set(d->err, GS_EINVAL, full, row, cols[at],
+                              "invalid duration '%.60s' in column '%s' (the CSV of %s): expected %s", fields[at], column,
+                              path,
+                              unit > 0 ? "a number from 0, in the unit the scenario gives (unit:)"
+                                       : "a Go duration such as 90s or 1h30m (or give unit: s for plain numbers)");
+            break;
+        }
+        if (nv >= GS_EMPIRICAL_MAX) {
+            rc = gs_error_set(d->err, GS_EINVAL, full, row, 1, "more than %d values in the CSV of %s; an empirical "
+                              "duration takes at most %d", GS_EMPIRICAL_MAX, path, GS_EMPIRICAL_MAX);
+            break;
+        }
+        if (GS_GROW(v, cap, nv + 1)) {
+            rc = gs_y_nomem(d, fn);
+            break;
+        }
+        v[nv++] = x;
+    }
+    gs_free(text);
+    if (!rc && nv == 0)
+        rc = gs_y_error(d, fn, "the CSV '%s' of %s has no values in column '%s'", file, path, column);
+    if (!rc) {
+        gs_time *keep = gs_arena_alloc(d->arena, sizeof *keep * (size_t)nv);
+        if (!keep)
+            rc = gs_y_nomem(d, fn);
+        else {
+            memcpy(keep, v, sizeof *keep * (size_t)nv);
+            dd->values = keep;
+            dd->nvalues = nv;
+        }
+    }
+    gs_free(v);
+    return rc;
+}
+
+/* duration {distribution: empirical, values: [...]} or {..., file, column, unit}. */
+static int empirical(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_duration_dist *dd)
+{
+    char p[GS_SCN_PATH];
+    const struct gs_ynode *vn = gs_y_get(n, "values"), *fn = gs_y_get(n, "file");
+    dd->kind = GS_DIST_EMPIRICAL;
+    if (vn && fn)
+        return gs_y_error(d, fn, "%s takes values (a list) or file (a CSV), not both", path);
+    if (!vn && !fn)
+        return gs_y_error(d, n, "missing required field 'values' or 'file' in %s (distribution empirical)", path);
+    if (fn) {
+        if (!gs_y_get(n, "column"))
+            return gs_y_error(d, n, "missing required field 'column' in %s (the CSV column of the durations)", path);
+        return empirical_csv(d, n, path, dd);
+    }
+    const char *bad = gs_y_get(n, "column") ? "column" : gs_y_get(n, "unit") ? "unit" : NULL;
+    if (bad)
+        return gs_y_error(d, gs_y_get(n, bad), "'%s' in %s goes with file (a CSV), not with values", bad, path);
+    int rc;
+    if ((rc = gs_y_want_seq(d, vn, gs_scn_path(p, "%s.values", path))))
+        return rc;
+    if (vn->n == 0)
+        return gs_y_error(d, vn, "%s.values is empty: give at least one duration", path);
+    if (vn->n > GS_EMPIRICAL_MAX)
+        return gs_y_error(d, vn, "%s.values has %d values; an empirical duration takes at most %d", path, vn->n,
+                          GS_EMPIRICAL_MAX);
+    gs_time *v = gs_arena_alloc(d->arena, sizeof *v * (size_t)vn->n);
+    if (!v)
+        return gs_y_nomem(d, vn);
+    for (int i = 0; i < vn->n; i++)
+        if ((rc = gs_y_duration(d, vn->items[i], gs_scn_path(p, "%s.values[%d]", path, i), false, &v[i])))
+            return rc;
+    dd->values = v;
+    dd->nvalues = vn->n;
+    return 0;
+}
+
 static int duration(struct gs_ydec *d, const struct gs_ynode *n, const char *path, struct gs_duration_dist *dd)
 {
-    static const char *const keys[] = {"distribution", "value", "mean", "median", "sigma", NULL};
+    static const char *const keys[] = {"distribution", "value", "mean", "median", "sigma", "min",
+                                       "max", "values", "file", "column", "unit", NULL};
     static const char *const required[] = {"distribution", NULL};
-    static const char *const dists[] = {"fixed", "exponential", "lognormal", NULL};
+    static const char *const dists[] = {"fixed", "exponential", "lognormal", "uniform", "empirical", NULL};
     /* The parameters each distribution takes. */
-    static const char *const params[3][3] = {{"value", NULL, NULL}, {"mean", NULL, NULL}, {"median", "sigma", NULL}};
+    static const char *const params[5][5] = {{"value", NULL},
+                                             {"mean", NULL},
+                                             {"median", "sigma", NULL},
+                                             {"min", "max", NULL},
+                                             {"values", "file", "column", "unit", NULL}};
+    static const char *const takes[5] = {"value", "mean", "median and sigma", "min and max",
+                                         "values, or file, column and unit"};
     char p[GS_SCN_PATH];
+    memset(dd, 0, sizeof *dd);
     dd->kind = GS_DIST_NONE;
     if (!n || gs_y_is_null(n))
         return 0; /* runs until deleted */
@@ -117,10 +511,11 @@ static int duration(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
         for (int j = 0; params[k][j]; j++)
             ok = ok || strcmp(key, params[k][j]) == 0;
         if (!ok)
-            return gs_y_error(d, n->pairs[i].key, "'%s' in %s does not go with distribution %s (it takes %s%s%s)",
-                              key, path, dists[k], params[k][0], params[k][1] ? " and " : "",
-                              params[k][1] ? params[k][1] : "");
+            return gs_y_error(d, n->pairs[i].key, "'%s' in %s does not go with distribution %s (it takes %s)", key,
+                              path, dists[k], takes[k]);
     }
+    if (k == 4)
+        return empirical(d, n, path, dd);
     for (int j = 0; params[k][j]; j++)
         if (!gs_y_get(n, params[k][j]))
             return gs_y_error(d, n, "missing required field '%s' in %s (distribution %s)", params[k][j], path,
@@ -135,6 +530,17 @@ static int duration(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
             return rc;
         if (dd->mean <= 0)
             return gs_y_error(d, gs_y_get(n, "mean"), "%s.mean must be longer than 0s", path);
+        return 0;
+    case 3:
+        dd->kind = GS_DIST_UNIFORM;
+        if ((rc = gs_y_duration(d, gs_y_get(n, "min"), gs_scn_path(p, "%s.min", path), false, &dd->min)) ||
+            (rc = gs_y_duration(d, gs_y_get(n, "max"), gs_scn_path(p, "%s.max", path), false, &dd->max)))
+            return rc;
+        if (dd->min < 0)
+            return gs_y_error(d, gs_y_get(n, "min"), "%s.min must not be negative", path);
+        if (dd->max <= dd->min)
+            return gs_y_error(d, gs_y_get(n, "max"), "%s.max (%s) must be longer than min (%s)", path,
+                              gs_y_get(n, "max")->text, gs_y_get(n, "min")->text);
         return 0;
     default:
         dd->kind = GS_DIST_LOGNORMAL;
@@ -151,10 +557,11 @@ static int duration(struct gs_ydec *d, const struct gs_ynode *n, const char *pat
 }
 
 /* arrival, duration and startLatency: common to plain and manifest entries. */
-static int timing(struct gs_ydec *d, const struct gs_ynode *e, const char *path, struct gs_workload *w)
+static int timing(struct gs_ydec *d, const struct gs_ynode *e, const char *path, const struct gs_scenario *sc,
+                  struct gs_workload *w)
 {
     char p[GS_SCN_PATH];
-    int rc = arrival(d, gs_y_get(e, "arrival"), gs_scn_path(p, "%s.arrival", path), &w->arrival);
+    int rc = arrival(d, gs_y_get(e, "arrival"), gs_scn_path(p, "%s.arrival", path), sc, &w->arrival);
     if (rc)
         return rc;
     if ((rc = duration(d, gs_y_get(e, "duration"), gs_scn_path(p, "%s.duration", path), &w->duration)))
@@ -167,6 +574,166 @@ static int timing(struct gs_ydec *d, const struct gs_ynode *e, const char *path,
     return 0;
 }
 
+/* ------------------------------------------------------------------ gpusPerPod */
+
+#define GS_GPUS_PER_POD_MAX 1024 /* GPUs one pod may ask for through gpusPerPod */
+#define GS_GPU_CHOICES_MAX 1025  /* distinct counts (the range form 0..1024 at most) */
+
+/* True when container list `seq` of a template's spec has a container whose requests or limits
+ * name resource `res`; *which gets the index of the first such container and *count their
+ * number. */
+static void containers_asking(const struct gs_ynode *seq, const char *res, int *which, int *count)
+{
+    *which = -1;
+    *count = 0;
+    if (!seq || seq->type != GS_Y_SEQ)
+        return;
+    for (int i = 0; i < seq->n; i++) {
+        const struct gs_ynode *r = gs_y_get(seq->items[i], "resources");
+        if (gs_y_get(gs_y_get(r, "requests"), res) || gs_y_get(gs_y_get(r, "limits"), res)) {
+            if (*which < 0)
+                *which = i;
+            (*count)++;
+        }
+    }
+}
+
+/* The template of workload `w` with `gpus` nvidia.com/gpu (request and limit) in the container
+ * that asks for them (arena). */
+static const struct gs_pod_template *gpu_variant(struct gs_ydec *d, const struct gs_workload *w, int gpu_res,
+                                                 int gpus)
+{
+    struct gs_pod_template *t = gs_arena_alloc(d->arena, sizeof *t);
+    if (!t)
+        return NULL;
+    *t = w->tmpl;
+    /* One regular container has the GPUs and no init container asks (gpus_per_pod checks): the
+     * pod's request is that container's, and so is the largest per-container request. */
+    t->requests.v[gpu_res] = gpus;
+    t->limits.v[gpu_res] = gpus;
+    t->container_max.v[gpu_res] = gpus;
+    return t;
+}
+
+/* gpusPerPod of a plain workload: a count (2), a uniform integer range ({min: 1, max: 8}) or
+ * weighted choices ({choices: [{value: 1, weight: 4}, ...]}). Sets w->gpu_choices with one
+ * template per count. The container that gets the count: the one container of the template
+ * that asks for nvidia.com/gpu, else the first container. */
+static int gpus_per_pod(struct gs_ydec *d, const struct gs_ynode *n, const struct gs_ynode *e, const char *path,
+                        struct gs_workload *w)
+{
+    static const char *const keys[] = {"choices", "min", "max", NULL};
+    static const char *const choice_keys[] = {"value", "weight", NULL};
+    static const char *const choice_required[] = {"value", NULL};
+    char p[GS_SCN_PATH];
+    int rc;
+    /* What the template asks for that a count of whole GPUs cannot stand for. */
+    const struct gs_ynode *tspec = gs_y_get(gs_y_get(e, "template"), "spec");
+    if (w->tmpl.claims)
+        return gs_y_error(d, n, "%s: the template asks for devices through resourceClaims (DRA); gpusPerPod sets "
+                                "the count of nvidia.com/gpu and goes with templates that ask for whole GPUs or none",
+                          path);
+    for (int r = 0; r < d->world->res.n; r++) {
+        const char *name = d->world->res.names[r];
+        if (strncmp(name, "nvidia.com/", 11) == 0 && strcmp(name, "nvidia.com/gpu") != 0 &&
+            (w->tmpl.requests.v[r] || w->tmpl.limits.v[r]))
+            return gs_y_error(d, n, "%s: the template asks for %s (a MIG or shared GPU resource); gpusPerPod sets "
+                                    "the count of whole nvidia.com/gpu and cannot apply to it",
+                              path, name);
+    }
+    if (gs_labels_get(&w->tmpl.annotations, GS_GPU_MILLI_ANNOTATION))
+        return gs_y_error(d, n, "%s: the template has the fractional GPU annotation " GS_GPU_MILLI_ANNOTATION
+                                "; gpusPerPod sets a count of whole GPUs and cannot apply to it",
+                          path);
+    if (gs_labels_get(&w->tmpl.labels, "kueue.x-k8s.io/queue-name"))
+        return gs_y_error(d, n, "%s: the template carries kueue.x-k8s.io/queue-name; Kueue admits a workload's "
+                                "pods as one pod set of one shape, so gpusPerPod cannot vary it",
+                          path);
+    int which, asking, init_which, init_asking;
+    containers_asking(gs_y_get(tspec, "containers"), "nvidia.com/gpu", &which, &asking);
+    containers_asking(gs_y_get(tspec, "initContainers"), "nvidia.com/gpu", &init_which, &init_asking);
+    if (asking > 1 || init_asking > 0)
+        return gs_y_error(d, n, "%s: %s of the template ask for nvidia.com/gpu; gpusPerPod sets the count of one "
+                                "container (the one that asks for GPUs, else the first), so at most one regular "
+                                "container and no init container may ask",
+                          path, init_asking ? "init containers" : "several containers");
+    int gpu_res = gs_res_intern(&d->world->res, d->arena, "nvidia.com/gpu");
+    if (gpu_res < 0)
+        return gs_y_error(d, n, "%s: too many distinct resources in the scenario", path);
+
+    int nch = 0;
+    struct gs_gpu_choice *ch = NULL;
+    if (n->type == GS_Y_SCALAR) {
+        int64_t v;
+        if ((rc = gs_y_int(d, n, path, 0, GS_GPUS_PER_POD_MAX, &v)))
+            return rc;
+        if (!(ch = gs_arena_alloc(d->arena, sizeof *ch)))
+            return gs_y_nomem(d, n);
+        ch[0] = (struct gs_gpu_choice){.gpus = (int)v, .weight = 1};
+        nch = 1;
+    } else {
+        if ((rc = gs_y_check_map(d, n, path, keys, NULL, NULL)))
+            return rc;
+        const struct gs_ynode *cs = gs_y_get(n, "choices"), *mn = gs_y_get(n, "min"), *mx = gs_y_get(n, "max");
+        if (cs && (mn || mx))
+            return gs_y_error(d, mn ? mn : mx, "%s takes choices or min and max (a uniform range), not both", path);
+        if (cs) {
+            if ((rc = gs_y_want_seq(d, cs, gs_scn_path(p, "%s.choices", path))))
+                return rc;
+            if (cs->n == 0 || cs->n > 64)
+                return gs_y_error(d, cs, "%s.choices has %d entries: give 1 to 64", path, cs->n);
+            if (!(ch = gs_arena_alloc(d->arena, sizeof *ch * (size_t)cs->n)))
+                return gs_y_nomem(d, cs);
+            for (int i = 0; i < cs->n; i++) {
+                char cp[GS_SCN_PATH];
+                const struct gs_ynode *c = cs->items[i];
+                gs_scn_path(cp, "%s.choices[%d]", path, i);
+                if ((rc = gs_y_check_map(d, c, cp, choice_keys, NULL, choice_required)))
+                    return rc;
+                int64_t v;
+                if ((rc = gs_y_int(d, gs_y_get(c, "value"), gs_scn_path(p, "%s.value", cp), 0, GS_GPUS_PER_POD_MAX,
+                                   &v)))
+                    return rc;
+                for (int j = 0; j < i; j++)
+                    if (ch[j].gpus == v)
+                        return gs_y_error(d, gs_y_get(c, "value"), "%s.value %lld is already choices[%d]; give each "
+                                                                    "count once with its whole weight",
+                                          cp, (long long)v, j);
+                double wt = 1;
+                const struct gs_ynode *wn = gs_y_get(c, "weight");
+                if (wn && (rc = gs_y_double(d, wn, gs_scn_path(p, "%s.weight", cp), &wt)))
+                    return rc;
+                if (!(wt > 0) || wt > 1e9)
+                    return gs_y_error(d, wn, "%s.weight must be above 0 (at most 1e9), got %s", cp, wn->text);
+                ch[i] = (struct gs_gpu_choice){.gpus = (int)v, .weight = wt};
+            }
+            nch = cs->n;
+        } else {
+            if (!mn || !mx)
+                return gs_y_error(d, n, "%s needs choices, or min and max (a uniform integer range)", path);
+            int64_t lo, hi;
+            if ((rc = gs_y_int(d, mn, gs_scn_path(p, "%s.min", path), 0, GS_GPUS_PER_POD_MAX, &lo)) ||
+                (rc = gs_y_int(d, mx, gs_scn_path(p, "%s.max", path), 0, GS_GPUS_PER_POD_MAX, &hi)))
+                return rc;
+            if (hi < lo)
+                return gs_y_error(d, mx, "%s.max (%lld) must be at least min (%lld)", path, (long long)hi,
+                                  (long long)lo);
+            nch = (int)(hi - lo + 1);
+            if (!(ch = gs_arena_alloc(d->arena, sizeof *ch * (size_t)nch)))
+                return gs_y_nomem(d, n);
+            for (int i = 0; i < nch; i++)
+                ch[i] = (struct gs_gpu_choice){.gpus = (int)lo + i, .weight = 1};
+        }
+    }
+    (void)which;
+    for (int i = 0; i < nch; i++)
+        if (!(ch[i].tmpl = gpu_variant(d, w, gpu_res, ch[i].gpus)))
+            return gs_y_nomem(d, n);
+    w->gpu_choices = ch;
+    w->ngpu_choices = nch;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ entries */
 
 static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, struct gs_scenario *sc,
@@ -174,7 +741,7 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
 {
     static const char *const keys[] = {"name",         "replicas", "arrival",  "duration",
                                        "startLatency", "group",    "template", "priorityClassName",
-                                       NULL};
+                                       "gpusPerPod",   NULL};
     static const char *const required[] = {"name", "template", NULL};
     static const char *const group_keys[] = {"minMember", "scheduleTimeoutSeconds", NULL};
     static const char *const group_required[] = {"minMember", NULL};
@@ -201,7 +768,7 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
             return rc;
         w->replicas = (int)r;
     }
-    if ((rc = timing(d, e, path, w)))
+    if ((rc = timing(d, e, path, sc, w)))
         return rc;
     if ((v = gs_y_get(e, "group")) && !gs_y_is_null(v)) {
         char gp[GS_SCN_PATH];
@@ -238,7 +805,12 @@ static int plain(struct gs_ydec *d, const struct gs_ynode *e, const char *path, 
         .scheduler_name = sc->sched.scheduler_name,
         .priority_class = gs_y_is_null(pcn) ? NULL : pcn,
     };
-    return gs_scn_pod_template(d, gs_y_get(e, "template"), &c, &w->tmpl);
+    if ((rc = gs_scn_pod_template(d, gs_y_get(e, "template"), &c, &w->tmpl)))
+        return rc;
+    const struct gs_ynode *g = gs_y_get(e, "gpusPerPod");
+    if (g && !gs_y_is_null(g))
+        return gpus_per_pod(d, g, e, gs_scn_path(p, "%s.gpusPerPod", path), w);
+    return 0;
 }
 
 static int pod_manifest(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_scenario *sc,
@@ -447,7 +1019,7 @@ static int manifest(struct gs_ydec *d, const struct gs_ynode *e, const char *pat
     }
     if (strcmp(api, want) != 0)
         return gs_y_error(d, av, "%s.apiVersion: kind %s is served as apiVersion %s, got '%s'", mp, kind, want, api);
-    if ((rc = timing(d, e, path, w)))
+    if ((rc = timing(d, e, path, sc, w)))
         return rc;
     if (want[0] == 'l')
         return gs_scn_lws_manifest(d, m, mp, sc, w, name_node);

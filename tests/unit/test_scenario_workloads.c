@@ -594,7 +594,8 @@ Test(workloads, arrivals_durations_groups)
     fails("  - name: a\n"
           "    arrival: {every: 5m}\n"
           "    template: {spec: {containers: [{name: a}]}}\n",
-          GS_EINVAL, BODY_LINE + 1, "missing required field 'count'");
+          GS_EINVAL, BODY_LINE + 1,
+          "spec.workloads[0].arrival has no 'count', so its arrivals continue until the horizon: set spec.horizon");
     fails("  - name: a\n"
           "    arrival: {process: poisson, rate: 12, count: 3}\n"
           "    template: {spec: {containers: [{name: a}]}}\n",
