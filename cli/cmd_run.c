@@ -1,11 +1,13 @@
 /* gpusim run SCENARIO: simulate, write the trace, print the summary and the checks. */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "models/quantity.h"
 #include "reports/report.h"
 #include "sim/run.h"
@@ -195,6 +197,44 @@ static void default_output(char *buf, size_t n, const char *name, int64_t seed, 
         snprintf(buf + k, n - (size_t)k, ".db");
 }
 
+/* Append `arg` to buf (size n, at *k) as a POSIX shell reads it back: as is when it holds only
+ * characters no shell treats specially, else in single quotes (a ' inside as '\''). */
+static void append_quoted(char *buf, size_t n, size_t *k, const char *arg)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                "-_./:,+@%"; /* '=' quoted too, as in --set 'a.b=1' */
+    bool quote = !arg[0] || strspn(arg, plain) != strlen(arg);
+    const char *parts[3] = {quote ? "'" : "", arg, quote ? "'" : ""};
+    for (int p = 0; p < 3; p++)
+        for (const char *c = parts[p]; *c && *k + 5 < n; c++) {
+            if (p == 1 && quote && *c == '\'') {
+                memcpy(buf + *k, "'\\''", 4);
+                *k += 4;
+            } else {
+                buf[(*k)++] = *c;
+            }
+        }
+    buf[*k] = '\0';
+}
+
+/* "gpusim run ARGS..." (the run table's `command`), into a gs_malloc'd string; NULL when out
+ * of memory. argv[0] is "run". */
+static char *command_line(int argc, char **argv)
+{
+    size_t n = 16;
+    for (int i = 0; i < argc; i++)
+        n += 4 * strlen(argv[i]) + 3;
+    char *buf = gs_malloc(n);
+    if (!buf)
+        return NULL;
+    size_t k = (size_t)snprintf(buf, n, "gpusim");
+    for (int i = 0; i < argc; i++) {
+        buf[k++] = ' ';
+        append_quoted(buf, n, &k, argv[i]);
+    }
+    return buf;
+}
+
 int gs_cmd_run(int argc, char **argv)
 {
     const char *scenario = NULL, *out = NULL;
@@ -241,6 +281,9 @@ int gs_cmd_run(int argc, char **argv)
         .progress = (!quiet && isatty(STDERR_FILENO)) ? show_progress : NULL,
         .progress_ctx = &prog,
         .sample_every_pod = every_pod != 0,
+        .command = command_line(argc, argv),
+        .overrides = sets,
+        .noverrides = nsets,
     };
     struct gs_run_result res;
     char errbuf[1536] = "";
@@ -252,6 +295,7 @@ int gs_cmd_run(int argc, char **argv)
     }
     if (prog.shown)
         fputs("\n", stderr);
+    gs_free((void *)opts.command);
     gs_scenario_free(&sc);
     if (rc) {
         fprintf(stderr, "gpusim: run failed: %s\n", errbuf[0] ? errbuf : gs_strerror(rc));

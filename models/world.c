@@ -111,6 +111,7 @@ int gs_world_add_node(struct gs_world *w, int pool, int index_in_pool, gs_time n
     n->index_in_pool = index_in_pool;
     n->exists = true;
     n->joined_at = now;
+    n->deleted_at = -1;
     n->schedulable_at = -1;
     n->first_pod = -1;
     n->min_prio = INT32_MAX;

@@ -155,6 +155,8 @@ struct gs_pool {
     int count;
     const char *gpu_product; /* NULL for CPU-only */
     int gpu_count;
+    bool has_price;          /* pricePerHour given */
+    double price_per_hour;   /* pricePerHour: cost of one node for an hour (any currency), >= 0 */
     struct gs_resvec capacity;
     struct gs_resvec reserved;
     struct gs_labels labels;
@@ -186,6 +188,7 @@ struct gs_node {
     bool exists;      /* registered and not deleted */
     bool unschedulable;
     gs_time joined_at;
+    gs_time deleted_at;     /* when it was deleted (its Deleted node_event row); -1 while it exists */
     gs_time schedulable_at; /* first time GPUs were advertised; -1 never */
     struct gs_labels labels;
     struct gs_taint *taints; /* arena; may be replaced wholesale */

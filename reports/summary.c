@@ -9,6 +9,7 @@
 #include "reports/autoscaler.h"
 #include "reports/open.h"
 #include "reports/report.h"
+#include "reports/study.h"
 
 #include <inttypes.h>
 #include <sqlite3.h>
@@ -512,6 +513,18 @@ static int print_bringup(struct gs_report *r)
     return more < 0 ? more : 0;
 }
 
+/* "Time to schedule" and "Utilisation": the study metrics (reports/study.h). */
+static int print_study(struct gs_report *r)
+{
+    json_t *doc;
+    int rc = gs_study_open(r->path, &doc, r->errbuf, (size_t)(r->errlen > 0 ? r->errlen : 0));
+    if (rc != 0)
+        return rc;
+    rc = gs_study_print_text(doc, r->out);
+    json_decref(doc);
+    return rc;
+}
+
 /* A section listing at most GS_REPORT_LIST_MAX rows of (label, message) from `sql`, whose
  * total is `count_sql`; nothing at all when the total is zero. */
 static int print_list(struct gs_report *r, const char *title, const char *count_sql,
@@ -628,6 +641,7 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
     if (rc == 0)
         rc = print_bringup(&r);
     if (rc == 0)
+        rc = print_study(&r);
         rc = gs_report_autoscaler(r.db, r.out, r.errbuf, r.errlen);
     if (rc == 0)
         rc = print_pending(&r);

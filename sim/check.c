@@ -3,17 +3,20 @@
  * line); the line naming the check, expect->what, comes from the loader (gs_expect_describe).
  * Objects of kinds a controller manages (Kueue Workloads, DaemonSets, DRA objects) are looked up
  * through the controllers' object hooks (sim/controller.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sim/check.h"
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "models/bringup.h"
 #include "models/quantity.h"
 #include "sim/controller.h"
 #include "sim/metrics.h"
+#include "sim/objective.h"
 
 /* A bounded string builder over a stack buffer. */
 struct sb {
@@ -476,6 +479,139 @@ static bool eval_metric(struct gs_cluster *c, struct gs_expect *e, struct sb *d)
     return ok;
 }
 
+/* ------------------------------------------------------------------ stat */
+
+/* The end of the run: the time of its final sample, taken just before the end-of-run checks. */
+static gs_time run_end(const struct gs_cluster *c)
+{
+    return c->has_last_sample ? c->last_sample.t : gs_cluster_now(c);
+}
+
+/* Node-µs of pool `pool` (-1: every node), from joining to deletion or the end (as the report
+ * counts from the Joined and Deleted node_event rows). */
+static int64_t node_us(const struct gs_cluster *c, int pool, gs_time end)
+{
+    int64_t us = 0;
+    for (int i = 0; i < c->w->nnodes; i++) {
+        const struct gs_node *n = &c->w->nodes[i];
+        if (pool >= 0 && n->pool != pool)
+            continue;
+        gs_time until = n->deleted_at >= 0 && n->deleted_at < end ? n->deleted_at : end;
+        if (until > n->joined_at)
+            us += until - n->joined_at;
+    }
+    return us;
+}
+
+static int pool_index(const struct gs_cluster *c, const char *name)
+{
+    for (int p = 0; p < c->w->npools; p++)
+        if (strcmp(c->w->pools[p].name, name) == 0)
+            return p;
+    return -1;
+}
+
+/* The value of the study metric `o` at the end of the run, computed as reports/study.c computes
+ * it from the trace (sim/objective.h): NaN when it has none. *why says why not, for the detail. */
+static double stat_value(struct gs_cluster *c, const struct gs_objective *o, const char **why)
+{
+    const struct gs_world *w = c->w;
+    gs_time end = run_end(c);
+    *why = NULL;
+    switch (o->metric) {
+    case GS_OBJ_TIME_TO_SCHEDULE:
+    case GS_OBJ_TIME_TO_RUNNING:
+    case GS_OBJ_PENDING_AT_END:
+    case GS_OBJ_PENDING_GPU_HOURS: {
+        /* the pods of the scope, in pod id order, as the trace's pod rows */
+        struct gs_study_acc acc = {0};
+        size_t n = 0;
+        for (int i = 0; i < w->npods; i++) {
+            const struct gs_pod *p = &w->pods[i];
+            if (o->scope == GS_OBJ_WORKLOAD &&
+                strcmp(p->workload >= 0 ? w->workloads[p->workload].name : "(none)", o->scope_value) != 0)
+                continue;
+            if (o->scope == GS_OBJ_PRIORITY && p->tmpl->priority != o->priority)
+                continue;
+            struct gs_study_pod sp = {.created_us = p->created_us,
+                                      .scheduled_us = p->scheduled_us,
+                                      .started_us = p->started_us,
+                                      .finished_us = p->finished_us,
+                                      .gpu = c->gpu_res >= 0 ? p->tmpl->requests.v[c->gpu_res] : 0,
+                                      .ended = p->deleted ||
+                                               (p->phase != GS_PHASE_PENDING && p->phase != GS_PHASE_RUNNING)};
+            if (gs_study_acc_add(&acc, &sp, end)) {
+                gs_study_acc_free(&acc);
+                gs_cluster_fail(c, GS_ENOMEM);
+                *why = "out of memory";
+                return NAN;
+            }
+            n++;
+        }
+        struct gs_study_pods r;
+        gs_study_acc_finish(&acc, &r);
+        if (n == 0 && o->scope != GS_OBJ_CLUSTER) {
+            *why = o->scope == GS_OBJ_WORKLOAD ? "no pod of that workload" : "no pod of that priority";
+            return NAN;
+        }
+        if (o->metric == GS_OBJ_PENDING_AT_END)
+            return (double)r.pending;
+        if (o->metric == GS_OBJ_PENDING_GPU_HOURS)
+            return r.pending_gpu_hours;
+        const struct gs_stats_summary *q = o->metric == GS_OBJ_TIME_TO_SCHEDULE ? &r.to_schedule : &r.to_running;
+        if (q->n == 0)
+            *why = o->metric == GS_OBJ_TIME_TO_SCHEDULE ? "no pod was bound" : "no pod started";
+        return gs_study_pick(q, o->stat);
+    }
+    case GS_OBJ_UTILISATION: {
+        int pool = o->scope == GS_OBJ_POOL ? pool_index(c, o->scope_value) : -1;
+        const struct gs_gpu_time *g = gs_metrics_gpu_time(c, pool);
+        if (!g || !(g->allocatable_us > 0)) {
+            *why = "no GPU was allocatable";
+            return NAN;
+        }
+        return g->allocated_us / g->allocatable_us;
+    }
+    case GS_OBJ_NODE_HOURS:
+        return (double)node_us(c, o->scope == GS_OBJ_POOL ? pool_index(c, o->scope_value) : -1, end) / 3.6e9;
+    case GS_OBJ_COST: {
+        double cost = 0;
+        bool priced = false;
+        for (int p = 0; p < w->npools; p++) {
+            if (!w->pools[p].has_price || (o->scope == GS_OBJ_POOL && strcmp(w->pools[p].name, o->scope_value) != 0))
+                continue;
+            cost += (double)node_us(c, p, end) / 3.6e9 * w->pools[p].price_per_hour;
+            priced = true;
+        }
+        if (!priced)
+            *why = "no pricePerHour";
+        return priced ? cost : NAN;
+    }
+    }
+    return NAN;
+}
+
+static bool eval_stat(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
+{
+    const char *why;
+    double v = stat_value(c, e->objective, &why);
+    if (isnan(v)) {
+        sbf(d, "no value: %s", why ? why : "not measured");
+        return false;
+    }
+    if (gs_objective_is_time(e->objective)) {
+        /* a time equals its bound to the microsecond (the bound is a duration) */
+        char b[32];
+        gs_time us = (gs_time)llround(v * 1e6);
+        sbf(d, "value %s", dur(us, b, sizeof b));
+        if (e->has_equals)
+            return us == (gs_time)llround(e->equals * 1e6);
+    } else {
+        sbf(d, "value %g", v);
+    }
+    return metric_ok(e, v);
+}
+
 void gs_check_sample(struct gs_cluster *c, const struct gs_metrics *s)
 {
     for (int i = 0; i < c->sc->nexpects; i++) {
@@ -497,6 +633,7 @@ void gs_check_eval(struct gs_cluster *c, int i)
     case GS_EX_OBJECT: pass = eval_object(c, e, &d); break;
     case GS_EX_METRIC: pass = eval_metric(c, e, &d); break;
     case GS_EX_POD_GROUP: pass = eval_group(c, e, &d); break;
+    case GS_EX_STAT: pass = eval_stat(c, e, &d); break;
     }
     /* Drop a trailing "; " from the detail. */
     if (d.n >= 2 && d.buf[d.n - 2] == ';')

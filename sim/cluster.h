@@ -182,6 +182,9 @@ struct gs_cluster {
      * a later sample at the same time replaces it, so it is judged once its time is over */
     struct gs_metrics last_sample;
     bool has_last_sample;
+    /* GPU-time over the samples, slot 0 the cluster and p + 1 pool p (sim/metrics.h) */
+    struct gs_gpu_time *gpu_time;
+    int gpu_time_cap;
     /* DRA objects (claims, slices, the GPU ledger; dra_state.h), NULL without DRA */
     struct gs_dra_state *dra;
 };

@@ -95,12 +95,44 @@ static void keep(struct gs_cluster *c, const struct gs_metrics *m)
     c->has_last_sample = true;
 }
 
+/* Add a sample of slot `slot` (0: the cluster, p + 1: pool p) to its GPU-time. */
+static void integrate(struct gs_cluster *c, int slot, const struct gs_metrics *m)
+{
+    struct gs_gpu_time *g = &c->gpu_time[slot];
+    if (g->has) {
+        double dt = (double)(m->t - g->t);
+        g->allocated_us += (double)g->allocated * dt;
+        g->allocatable_us += (double)g->allocatable * dt;
+    }
+    g->has = true;
+    g->t = m->t;
+    g->allocated = m->gpus_allocated;
+    g->allocatable = m->gpus_allocatable;
+}
+
+const struct gs_gpu_time *gs_metrics_gpu_time(const struct gs_cluster *c, int pool)
+{
+    int slot = pool + 1;
+    if (slot < 0 || slot >= c->gpu_time_cap || !c->gpu_time[slot].has)
+        return NULL;
+    return &c->gpu_time[slot];
+}
+
+int gs_metrics_final_sample(struct gs_cluster *c, gs_time t)
+{
+    int rc = gs_trace_sample_drop_last(c->trace, t);
+    return rc ? rc : gs_metrics_sample(c, t);
+}
+
 int gs_metrics_sample(struct gs_cluster *c, gs_time t)
 {
+    if (GS_GROW_ZERO(c->gpu_time, c->gpu_time_cap, c->w->npools + 1))
+        return GS_ENOMEM;
     struct gs_metrics m;
     gs_metrics_now(c, -1, &m);
     m.t = t;
     keep(c, &m);
+    integrate(c, 0, &m);
     int rc = gs_trace_sample(c->trace, "", &m);
     for (int p = 0; p < c->w->npools && !rc; p++) {
         struct gs_metrics pm;
@@ -114,6 +146,7 @@ int gs_metrics_sample(struct gs_cluster *c, gs_time t)
 #undef GS_METRIC_POOL
 #undef GS_METRIC_POOL_REAL
 #undef GS_METRIC_POOL_INT
+        integrate(c, p + 1, &pm);
         rc = gs_trace_sample(c->trace, c->w->pools[p].name, &pm);
     }
     return rc;

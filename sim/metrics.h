@@ -54,4 +54,23 @@ void gs_metrics_now(struct gs_cluster *c, int pool, struct gs_metrics *m);
  * GS_ESQL. */
 int gs_metrics_sample(struct gs_cluster *c, gs_time t);
 
+/* The run's last sample, at its end `t`: it replaces the rows of a sample taken at the same
+ * time (gs_trace_sample_drop_last), so the trace has one row per time and pool. 0, GS_ENOMEM or
+ * GS_ESQL. */
+int gs_metrics_final_sample(struct gs_cluster *c, gs_time t);
+
+/* GPU-time over the samples so far, for the study metrics (sim/objective.h, utilisation): each
+ * sample's gpus_allocated and gpus_allocatable hold until the next sample, as the report
+ * integrates the trace's sample rows (reports/study.c), in the same order and arithmetic. */
+struct gs_gpu_time {
+    bool has;                 /* a sample was taken */
+    gs_time t;                /* the latest sample's time */
+    int64_t allocated, allocatable;      /* its values */
+    double allocated_us, allocatable_us; /* GPU-µs up to t */
+};
+
+/* The GPU-time of the whole cluster (pool -1) or of pool `pool` up to the latest sample; NULL
+ * before the first sample. */
+const struct gs_gpu_time *gs_metrics_gpu_time(const struct gs_cluster *c, int pool);
+
 #endif

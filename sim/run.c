@@ -49,9 +49,9 @@ static void schedule_scenario(struct gs_cluster *c)
     gs_cluster_at(c, 0, GS_PRIO_SAMPLE, GS_EV_SAMPLE, 0, 0);
 }
 
-static void write_run_keys(struct gs_trace *t, const struct gs_scenario *sc, int *err)
+static void write_run_keys(struct gs_trace *t, const struct gs_scenario *sc, const struct gs_run_opts *o, int *err)
 {
-    char buf[64];
+    char buf[64], key[600];
     int rc = gs_trace_run_kv(t, "scenario", sc->name);
     rc = rc ? rc : gs_trace_run_kv(t, "scenario_path", sc->path);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)sc->seed);
@@ -63,10 +63,27 @@ static void write_run_keys(struct gs_trace *t, const struct gs_scenario *sc, int
         snprintf(buf, sizeof buf, "%lld", (long long)sc->horizon);
         rc = rc ? rc : gs_trace_run_kv(t, "horizon_us", buf);
     }
+    /* how the trace was made: the command line, each --set, each pool's price */
+    if (o->command)
+        rc = rc ? rc : gs_trace_run_kv(t, "command", o->command);
+    for (int i = 0; i < o->noverrides && !rc; i++) {
+        const char *eq = strchr(o->overrides[i], '=');
+        if (!eq)
+            continue;
+        snprintf(key, sizeof key, "override.%.*s", (int)(eq - o->overrides[i]) < 500 ? (int)(eq - o->overrides[i]) : 500,
+                 o->overrides[i]);
+        rc = gs_trace_run_kv(t, key, eq + 1); /* INSERT OR REPLACE: a path given twice keeps the last */
+    }
+    for (int p = 0; p < sc->world.npools && !rc; p++) {
+        if (!sc->world.pools[p].has_price)
+            continue;
+        snprintf(key, sizeof key, "pricePerHour.%s", sc->world.pools[p].name);
+        snprintf(buf, sizeof buf, "%.17g", sc->world.pools[p].price_per_hour); /* read back exactly */
+        rc = gs_trace_run_kv(t, key, buf);
+    }
     /* the Cluster Autoscaler's node groups: nodeGroup.<pool> = "<minSize>..<maxSize>" */
     for (int i = 0; sc->autoscaler && i < sc->world.npools; i++)
         if (sc->autoscaler->groups[i].enabled) {
-            char key[128];
             snprintf(key, sizeof key, "nodeGroup.%s", sc->world.pools[i].name);
             snprintf(buf, sizeof buf, "%d..%d", sc->autoscaler->groups[i].min_size, sc->autoscaler->groups[i].max_size);
             rc = rc ? rc : gs_trace_run_kv(t, key, buf);
@@ -118,7 +135,7 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
     if (rc)
         return rc;
     int kv_err = 0;
-    write_run_keys(trace, sc, &kv_err);
+    write_run_keys(trace, sc, o, &kv_err);
     struct gs_cluster c;
     rc = gs_cluster_init(&c, sc, o, trace, driver);
     if (!rc) {
@@ -152,8 +169,8 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
     res->pods_scheduled = c.pods_scheduled;
     res->pods_created = c.w->npods;
 
-    /* Final sample, final pod rows, and the checks without an `at:` (end of run). */
-    gs_cluster_fail(&c, gs_metrics_sample(&c, end));
+    /* Final sample (replacing one taken at the same time), final pod rows, and the checks without an `at:` (end of run). */
+    gs_cluster_fail(&c, gs_metrics_final_sample(&c, end));
     for (int i = 0; i < c.w->npods; i++)
         gs_cluster_pod_row(&c, i);
     if (strcmp(status, "complete") == 0)

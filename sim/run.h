@@ -26,6 +26,13 @@ struct gs_run_opts {
      * leaves its node, so fragmentation can be followed pod by pod (gpusim run
      * --sample-every-pod). Default false: samples every spec.sampleInterval only. */
     bool sample_every_pod;
+    /* What the trace records of how it was made (docs/trace-schema.md, the run table): the
+     * command line as run (run.command; NULL: not written), and the --set arguments as given,
+     * "PATH=VALUE" each (run.override.PATH = VALUE, split at the first '='; a PATH given twice
+     * keeps the last VALUE). Borrowed for the call of gs_run. */
+    const char *command;
+    const char *const *overrides;
+    int noverrides;
 };
 
 struct gs_run_result {

@@ -19,6 +19,7 @@
 #include "models/admission/kueue.h"
 #include "models/sched/sched.h"
 #include "models/world.h"
+#include "sim/objective.h"
 
 struct gs_autoscaler_spec;
 
@@ -94,7 +95,7 @@ struct gs_sevent {
 
 /* ---------------------------------------------------------------- expectations */
 
-enum gs_expect_kind { GS_EX_POD, GS_EX_PODS, GS_EX_NODE, GS_EX_OBJECT, GS_EX_METRIC, GS_EX_POD_GROUP };
+enum gs_expect_kind { GS_EX_POD, GS_EX_PODS, GS_EX_NODE, GS_EX_OBJECT, GS_EX_METRIC, GS_EX_POD_GROUP, GS_EX_STAT };
 
 /* A resource/label expectation: value NULL means "absent". For resources, "0" also matches
  * absent. */
@@ -169,6 +170,9 @@ struct gs_expect {
     int64_t number_ready;       /* status.numberReady */
     const void *obj_spec;   /* object: `spec:`, the same way (also refused for now) */
     const struct gs_dra_expect_status *dra_status; /* object ResourceClaim: `status:` (dra_state.h) */
+    /* stat: the study metric (sim/objective.h; arena), evaluated at the end of the run; its
+     * bounds are equals/mmin/mmax below, in seconds for a time, else in the metric's unit */
+    const struct gs_objective *objective;
     /* metric */
     bool has_equals;
     double equals;

@@ -70,6 +70,7 @@ enum gs_trace_stmt {
     ST_POD_EVENT,
     ST_POD_EVENT_BUMP,
     ST_SAMPLE,
+    ST_SAMPLE_DROP,
     ST_OBJECT,
     ST_CHECK,
     ST_STATUS,
@@ -92,6 +93,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                      " VALUES (?1, ?2, ?3, ?4, 1, ?1)",
     [ST_POD_EVENT_BUMP] = "UPDATE pod_event SET count = count + 1, last_us = ?1 WHERE rowid = ?2",
     [ST_SAMPLE] = "INSERT INTO sample(t_us, pool" GS_METRICS(SAMPLE_NAME) ") VALUES (?, ?" GS_METRICS(SAMPLE_PARAM) ")",
+    [ST_SAMPLE_DROP] = "DELETE FROM sample WHERE rowid >= ?1",
     [ST_OBJECT] = "INSERT INTO object(t_us, kind, namespace, name, status, message)"
                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_CHECK] = "INSERT OR REPLACE INTO expect_check(idx, line, what, pass, detail)"
@@ -129,6 +131,8 @@ struct gs_trace {
     char *lock_path;  /* the lock file of the final name */
     int lock_fd;      /* held (flock) while the run writes; -1 none */
     volatile const int *stop; /* nonzero: stop the work of gs_trace_finish (gs_trace_set_stop) */
+    gs_time last_sample_t;          /* time of the latest sample (its whole-cluster row) */
+    int64_t last_sample_rowid;      /* rowid of that row, the first of its sample; 0: none */
     struct gs_intmap lastfs;        /* pod id -> struct gs_trace_lastfs (the value size is
                                      * set at the first pod event: lastfs_map) */
     char err[1024];
@@ -778,7 +782,28 @@ int gs_trace_sample(struct gs_trace *t, const char *pool, const struct gs_metric
 #undef SAMPLE_BIND
 #undef SAMPLE_BIND_REAL
 #undef SAMPLE_BIND_INT
-    return write_row(t, ST_SAMPLE, brc, "write sample");
+    rc = write_row(t, ST_SAMPLE, brc, "write sample");
+    if (rc == 0 && pool && !pool[0]) {
+        /* a sample's rows begin with the whole cluster's (sim/metrics.c) */
+        t->last_sample_t = m->t;
+        t->last_sample_rowid = sqlite3_last_insert_rowid(t->db);
+    }
+    return rc;
+}
+
+int gs_trace_sample_drop_last(struct gs_trace *t, gs_time t_us)
+{
+    if (t->last_sample_rowid <= 0 || t->last_sample_t != t_us)
+        return 0;
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    /* the latest sample's rows are the table's last ones (rowids only grow while nothing is
+     * deleted, and only this deletes) */
+    int brc = sqlite3_bind_int64(t->st[ST_SAMPLE_DROP], 1, t->last_sample_rowid);
+    rc = write_row(t, ST_SAMPLE_DROP, brc, "replace sample");
+    t->last_sample_rowid = 0;
+    return rc;
 }
 
 int gs_trace_object(struct gs_trace *t, gs_time t_us, const char *kind, const char *namespace_,

@@ -163,6 +163,12 @@ int gs_trace_pod_event(struct gs_trace *t, gs_time t_us, int pod_id, const char 
  * metric of GS_METRICS (sim/metrics.h; a NaN REAL is written as NULL). Returns 0 or GS_ESQL. */
 int gs_trace_sample(struct gs_trace *t, const char *pool, const struct gs_metrics *m);
 
+/* Remove the rows of the latest sample (its whole-cluster row, written first, and the rows
+ * after it) when it was taken at t_us, so that a sample written next for the same time replaces
+ * it: the run's final sample at the end does so, and the table keeps one row per time and pool
+ * (docs/trace-schema.md, sample). Does nothing otherwise. Returns 0 or GS_ESQL. */
+int gs_trace_sample_drop_last(struct gs_trace *t, gs_time t_us);
+
 /* Record an API object other than a pod at simulated time t_us: status "Created", or
  * "Rejected" with the API server's message. namespace_ is NULL or "" for cluster-scoped
  * objects. Returns 0 or GS_ESQL. */

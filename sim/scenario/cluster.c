@@ -155,7 +155,7 @@ static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *
 {
     static const char *const keys[] = {"name",   "count",  "gpu",     "capacity",  "reserved",   "labels",
                                        "taints", "kernel", "joinAt",  "joinEvery", "topology",   "hostDriver",
-                                       "autoscaling", /* decoded by autoscaling.c */ NULL};
+                                       "autoscaling", /* decoded by autoscaling.c */ "pricePerHour", NULL};
     static const char *const req[] = {"name", "count", "capacity", NULL};
     int rc = gs_y_check_map(d, m, path, keys, NULL, req);
     if (rc)
@@ -270,6 +270,14 @@ static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *
     if ((n = gs_y_get(m, "joinEvery")) &&
         (rc = gs_y_duration(d, n, gs_scn_path(p, "%s.joinEvery", path), false, &pool->join_every)))
         return rc;
+    if ((n = gs_y_get(m, "pricePerHour"))) {
+        /* a cost proxy for studies: the report's cost is nodeHours x pricePerHour */
+        if ((rc = gs_y_double(d, n, gs_scn_path(p, "%s.pricePerHour", path), &pool->price_per_hour)))
+            return rc;
+        if (pool->price_per_hour < 0)
+            return gs_y_error(d, n, "%s.pricePerHour must be 0 or more, got %s", path, n->text);
+        pool->has_price = true;
+    }
     if ((n = gs_y_get(m, "topology"))) {
         static const char *const tkeys[] = {"nodesPerRack", "rackLabel", NULL};
         char tp[GS_SCN_PATH];

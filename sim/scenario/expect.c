@@ -6,6 +6,7 @@
  * desiredNumberScheduled and numberReady, object kinds other than Pod, Job, PriorityClass and
  * DaemonSet, pods labelSelector.matchExpressions. A check whose time
  * (at, or a metric's from/to) is after the horizon is an error. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +23,7 @@ static int nomem(struct gs_ydec *d, const struct gs_ynode *n)
 }
 
 /* The kinds, in the order of enum gs_expect_kind. */
-static const char *const kinds[] = {"pod", "pods", "node", "object", "metric", "podGroup", NULL};
+static const char *const kinds[] = {"pod", "pods", "node", "object", "metric", "podGroup", "stat", NULL};
 
 /* The metrics, camelCase, are the sample columns of the trace (sim/metrics.h). */
 static const char *const *const metrics = gs_metric_names;
@@ -613,6 +614,79 @@ static int pod_group(struct gs_ydec *d, const struct gs_ynode *m, const char *pa
     return phase(d, m, path, group_phases, e);
 }
 
+/* stat: a study metric at the end of the run, e.g. {stat: 'p95(timeToSchedule)', max: 10m}. */
+static int stat(struct gs_ydec *d, const struct gs_ynode *m, const char *path, const struct gs_scenario *sc,
+                struct gs_expect *e)
+{
+    static const char *const keys[] = {"stat", "equals", "min", "max", NULL};
+    char p[GS_SCN_PATH];
+    for (int i = 0; i < m->n; i++) {
+        const char *k = m->pairs[i].key->text;
+        if (strcmp(k, "at") == 0 || strcmp(k, "from") == 0 || strcmp(k, "to") == 0)
+            return gs_y_error(d, m->pairs[i].key,
+                              "%s: a stat: check is evaluated at the end of the run, over the whole run; '%s' is "
+                              "not supported (use a metric: check for a sample at a time)",
+                              path, k);
+    }
+    int rc = gs_y_check_map(d, m, path, keys, NULL, NULL);
+    if (rc)
+        return rc;
+    const struct gs_ynode *v = gs_y_get(m, "stat");
+    const char *expr;
+    if ((rc = gs_y_str(d, v, gs_scn_path(p, "%s.stat", path), &expr)))
+        return rc;
+    struct gs_objective *o = gs_arena_alloc(d->arena, sizeof *o);
+    if (!o)
+        return nomem(d, v);
+    char why[512];
+    if (gs_objective_parse(expr, o, why, sizeof why))
+        return gs_y_error(d, v, "%s at %s.stat", why, path);
+    if (o->scope == GS_OBJ_POOL) {
+        bool found = false;
+        for (int i = 0; i < sc->world.npools && !found; i++)
+            found = strcmp(sc->world.pools[i].name, o->scope_value) == 0;
+        if (!found) {
+            char list[512];
+            size_t len = 0;
+            list[0] = '\0';
+            for (int i = 0; i < sc->world.npools && len < sizeof list; i++)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", sc->world.pools[i].name);
+            return gs_y_error(d, v, "no node pool '%.80s' at %s.stat (pools: %s)", o->scope_value, path,
+                              list[0] ? list : "none");
+        }
+    }
+    e->objective = o;
+    char canon[GS_OBJ_SCOPE_MAX + 64];
+    gs_objective_format(o, canon, sizeof canon);
+    if (!(e->name = gs_arena_strdup(d->arena, canon)))
+        return nomem(d, v);
+    const char *const bkeys[3] = {"equals", "min", "max"};
+    bool *has[3] = {&e->has_equals, &e->has_mmin, &e->has_mmax};
+    double *val[3] = {&e->equals, &e->mmin, &e->mmax};
+    for (int i = 0; i < 3; i++) {
+        if (!(v = gs_y_get(m, bkeys[i])))
+            continue;
+        gs_scn_path(p, "%s.%s", path, bkeys[i]);
+        if (gs_objective_is_time(o)) {
+            /* a time: a duration (10m, 90s; a bare 0 is 0s), compared in seconds */
+            gs_time us;
+            if ((rc = gs_y_duration(d, v, p, false, &us)))
+                return rc;
+            *val[i] = (double)us / 1e6;
+        } else if ((rc = gs_y_double(d, v, p, val[i]))) {
+            return rc;
+        }
+        *has[i] = true;
+    }
+    if (!e->has_equals && !e->has_mmin && !e->has_mmax)
+        return gs_y_error(d, m, "%s needs a bound: equals, min or max", path);
+    if (e->has_equals && (e->has_mmin || e->has_mmax))
+        return gs_y_error(d, gs_y_get(m, "equals"), "%s: give equals, or min and/or max, not both", path);
+    if (e->has_mmin && e->has_mmax && e->mmin > e->mmax)
+        return gs_y_error(d, gs_y_get(m, "min"), "%s: min is above max", path);
+    return 0;
+}
+
 /* A time of check `e` (at, from or to, at node `n`) must not be after the horizon. */
 static int within_horizon(struct gs_ydec *d, const struct gs_ynode *n, const char *path, const char *key,
                           gs_time t, const char *horizon_source, gs_time horizon)
@@ -626,7 +700,7 @@ static int within_horizon(struct gs_ydec *d, const struct gs_ynode *n, const cha
 }
 
 static int expectation(struct gs_ydec *d, const struct gs_ynode *m, const char *path, const char *horizon_source,
-                       gs_time horizon, struct gs_expect *e)
+                       const struct gs_scenario *sc, struct gs_expect *e)
 {
     char p[GS_SCN_PATH];
     int rc = gs_y_want_map(d, m, path);
@@ -657,11 +731,12 @@ static int expectation(struct gs_ydec *d, const struct gs_ynode *m, const char *
                 return gs_y_error(d, m->pairs[i].key, "unknown key '%s' in %s (did you mean '%s'?)",
                                   m->pairs[i].key->text, path, near);
         }
-        return gs_y_error(d, m, "%s says what to check with one of pod, pods, node, object, metric or podGroup",
+        return gs_y_error(d, m, "%s says what to check with one of pod, pods, node, object, metric, podGroup or stat",
                           path);
     }
     e->kind = (enum gs_expect_kind)found;
-    const struct gs_ynode *at = gs_y_get(m, "at");
+    const struct gs_ynode *at = e->kind == GS_EX_STAT ? NULL : gs_y_get(m, "at");
+    gs_time horizon = sc->horizon;
     if (at) {
         if ((rc = gs_y_duration(d, at, gs_scn_path(p, "%s.at", path), false, &e->at)))
             return rc;
@@ -692,6 +767,9 @@ static int expectation(struct gs_ydec *d, const struct gs_ynode *m, const char *
     case GS_EX_POD_GROUP:
         rc = pod_group(d, m, path, e);
         break;
+    case GS_EX_STAT:
+        rc = stat(d, m, path, sc, e);
+        break;
     }
     if (rc || (rc = within_horizon(d, at, path, "at", e->at, horizon_source, horizon)) ||
         (rc = within_horizon(d, gs_y_get(m, "from"), path, "from", e->from, horizon_source, horizon)) ||
@@ -718,8 +796,8 @@ int gs_scn_expect(struct gs_ydec *d, const struct gs_ynode *seq, const char *hor
         return nomem(d, seq);
     char path[GS_SCN_PATH];
     for (int i = 0; i < seq->n; i++)
-        if ((rc = expectation(d, seq->items[i], gs_scn_path(path, "spec.expect[%d]", i), horizon_source,
-                              sc->horizon, &ex[i])))
+        if ((rc = expectation(d, seq->items[i], gs_scn_path(path, "spec.expect[%d]", i), horizon_source, sc,
+                              &ex[i])))
             return rc;
     sc->expects = ex;
     sc->nexpects = seq->n;
@@ -885,6 +963,21 @@ int gs_expect_describe(const struct gs_expect *e, char *buf, size_t n)
         if (e->has_phase)
             put(&o, " phase %s", gs_phase_name(e->phase));
         break;
+    case GS_EX_STAT: {
+        const char *const bn[3] = {"equals", "min", "max"};
+        const bool has[3] = {e->has_equals, e->has_mmin, e->has_mmax};
+        const double val[3] = {e->equals, e->mmin, e->mmax};
+        bool time = e->objective && gs_objective_is_time(e->objective);
+        for (int i = 0; i < 3; i++) {
+            if (!has[i])
+                continue;
+            if (time)
+                put(&o, " %s %s", bn[i], dur((gs_time)llround(val[i] * 1e6), b1, sizeof b1));
+            else
+                put(&o, " %s %g", bn[i], val[i]);
+        }
+        break;
+    }
     }
     /* Nothing after the colon: drop it (no "pod x:: detail" on a FAIL line). */
     if (o.len == head && buf && head < n && head > 0) {

@@ -153,7 +153,11 @@ expect_eq "3 shards ($how) exit status" "$rc" 0
 expect_eq "shard names = unsharded names" "$(cd shards && ls *.db | sed 's/\.db$//')" "$want_names"
 for f in full/*.db; do
   n=$(basename "$f")
-  if ! cmp -s <(sqlite3 "$f" .dump) <(sqlite3 "shards/$n" .dump); then bad "shards/$n differs from full/$n"; fi
+  # the run table's `command` row names each run's own -o (full/... or shards/...): left out
+  if ! cmp -s <(sqlite3 "$f" .dump | grep -v "^INSERT INTO run VALUES('command',") \
+    <(sqlite3 "shards/$n" .dump | grep -v "^INSERT INTO run VALUES('command',"); then
+    bad "shards/$n differs from full/$n"
+  fi
 done
 ok
 expect_eq "one manifest per shard" "$(cd shards && ls *.json | tr '\n' ' ')" \
