@@ -52,6 +52,10 @@ int main(int argc, char **argv)
         return gs_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "describe") == 0)
         return gs_cmd_describe(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return gs_cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "plan") == 0)
+        return gs_cmd_plan(argc - 1, argv + 1);
     if (strcmp(cmd, "experiment") == 0)
         return gs_cmd_experiment(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0)
