@@ -16,6 +16,7 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "reports/study.h"
+#include "sim/scenario.h"
 #include "cli/cli.h"
 #include "cli/studyrun.h"
 
@@ -39,9 +40,10 @@ static const char usage[] =
     "  --keep DIR           keep the traces of scenario runs in DIR (default: removed)\n"
     "  --allow-incomplete   include traces whose run did not complete (default: refused)\n"
     "\n"
-    "exit status: 0 done, 2 usage error, unreadable trace or a scenario run that failed.\n";
-
-#define MAX_SEEDS 1000
+    "Scenarios are run with `gpusim sweep SCENARIO --seeds ... -o DIR/<i>-<name>` (docs/sweep.md).\n"
+    "\n"
+    "exit status: 0 done, 2 usage error, unreadable trace or a scenario run that failed,\n"
+    "3 an invalid scenario.\n";
 
 static const char *const default_metrics[] = {
     "p50(timeToSchedule)", "p95(timeToSchedule)", "p99(timeToSchedule)", "max(timeToSchedule)",
@@ -550,116 +552,61 @@ static void print_text(const struct cmp *c)
     gs_free(w);
 }
 
-static int parse_seeds(const char *s, long long *seeds, int *n)
+/* Runs every scenario argument through `gpusim sweep SCENARIO --seeds SEEDS -o DIR/<i>-<base>`
+ * (the scenario's own seed without --seeds), `jobs` runs at a time, and adds the traces. */
+static int run_scenarios(struct cmp *c, char **scen, int nscen, const char *seeds, int jobs, const char *dir)
 {
-    *n = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long long a = strtoll(p, &end, 10), b = a;
-        if (end == p || errno || a < 0)
-            return -1;
-        if (*end == '-') {
-            p = end + 1;
-            b = strtoll(p, &end, 10);
-            if (end == p || errno || b < a)
-                return -1;
-        }
-        for (long long x = a; x <= b; x++) {
-            if (*n >= MAX_SEEDS)
-                return -1;
-            seeds[(*n)++] = x;
-        }
-        if (*end == ',')
-            end++;
-        else if (*end)
-            return -1;
-        p = end;
-    }
-    return *n ? 0 : -1;
-}
-
-/* Runs every scenario argument (× seeds) into `dir`, `jobs` at a time, and adds the traces.
- * Trace i-<base>[-seedS].db, its log beside it as .log. */
-static int run_scenarios(struct cmp *c, char **scen, int nscen, const long long *seeds, int nseeds,
-                         int jobs, const char *dir, int keep)
-{
-    int per = nseeds ? nseeds : 1, n = nscen * per;
-    const char ***args = gs_calloc((size_t)n, sizeof *args);
-    const char **logs = gs_calloc((size_t)n, sizeof *logs);
-    char **bufs = gs_calloc((size_t)n * 3, sizeof *bufs);
-    int *status = gs_calloc((size_t)n, sizeof *status);
-    int rc = GS_EXIT_INTERNAL;
-    if (!args || !logs || !bufs || !status)
-        goto out;
+    char jobs_s[16];
+    snprintf(jobs_s, sizeof jobs_s, "%d", jobs);
     for (int s = 0; s < nscen; s++) {
+        char own_seed[32];
+        const char *seeds_s = seeds;
+        if (!seeds) {
+            struct gs_scenario sc;
+            struct gs_error err = {0};
+            int lrc = gs_scenario_load(scen[s], NULL, 0, -1, -1, &sc, &err);
+            if (lrc)
+                return gs_cli_scenario_error(&err, lrc);
+            snprintf(own_seed, sizeof own_seed, "%llu", (unsigned long long)sc.seed);
+            gs_scenario_free(&sc);
+            seeds_s = own_seed;
+        }
         const char *base = strrchr(scen[s], '/');
         base = base ? base + 1 : scen[s];
-        size_t bl = strcspn(base, ".");
-        for (int k = 0; k < per; k++) {
-            int i = s * per + k;
-            size_t need = strlen(dir) + bl + 64;
-            char *db = gs_malloc(need), *log = gs_malloc(need + 4), *seed = gs_malloc(32);
-            bufs[3 * i] = db;
-            bufs[3 * i + 1] = log;
-            bufs[3 * i + 2] = seed;
-            args[i] = gs_calloc(10, sizeof *args[i]);
-            if (!db || !log || !seed || !args[i])
-                goto out;
-            if (nseeds)
-                snprintf(db, need, "%s/%d-%.*s-seed%lld.db", dir, s + 1, (int)bl, base, seeds[k]);
-            else
-                snprintf(db, need, "%s/%d-%.*s.db", dir, s + 1, (int)bl, base);
-            snprintf(log, need + 4, "%.*s.log", (int)(strlen(db) - 3), db);
-            unlink(log);
-            snprintf(seed, 32, "%lld", nseeds ? seeds[k] : 0);
-            int a = 0;
-            args[i][a++] = "run";
-            args[i][a++] = scen[s];
-            args[i][a++] = "-o";
-            args[i][a++] = db;
-            args[i][a++] = "--quiet-progress";
-            if (nseeds) {
-                args[i][a++] = "--seed";
-                args[i][a++] = seed;
-            }
-            logs[i] = log;
+        size_t need = strlen(dir) + strlen(base) + 32;
+        char *sub = gs_malloc(need), *log = gs_malloc(need + 4);
+        if (!sub || !log) {
+            gs_free(sub);
+            gs_free(log);
+            return GS_EXIT_INTERNAL;
         }
-    }
-    fprintf(stderr, "gpusim: compare: running %d scenario run%s, %d at a time%s%s\n", n, n == 1 ? "" : "s",
-            jobs < n ? jobs : n, keep ? ", traces in " : "", keep ? dir : "");
-    if (gs_cli_run_many(args, logs, n, jobs, status) != 0) {
-        fprintf(stderr, "gpusim: compare: cannot start gpusim: %s\n", strerror(errno));
-        rc = GS_EXIT_USAGE;
-        goto out;
-    }
-    rc = 0;
-    for (int i = 0; i < n; i++) {
-        if (status[i] != 0 && status[i] != GS_EXIT_CHECK_FAILED) {
-            fprintf(stderr, "gpusim: compare: %s %s failed (exit %d):\n", args[i][0], args[i][1], status[i]);
-            FILE *f = fopen(logs[i], "r");
-            if (f) {
-                char line[1024];
-                while (fgets(line, sizeof line, f))
-                    fprintf(stderr, "  %s", line);
-                fclose(f);
-            }
+        snprintf(sub, need, "%s/%d-%.*s", dir, s + 1, (int)strcspn(base, "."), base);
+        snprintf(log, need + 4, "%s.log", sub);
+        unlink(log);
+        const char *args[] = {"sweep", scen[s], "--seeds", seeds_s, "--jobs", jobs_s, "-o", sub, NULL};
+        fprintf(stderr, "gpusim: compare: running %s (seeds %s) into %s\n", scen[s], seeds_s, sub);
+        int st = gs_cli_run_self(args, log);
+        int rc = 0;
+        if (st != 0) {
+            if (st < 0)
+                fprintf(stderr, "gpusim: compare: cannot start gpusim: %s\n", strerror(errno));
+            else
+                fprintf(stderr, "gpusim: compare: the runs of %s failed (gpusim sweep exit %d):\n", scen[s], st);
+            gs_cli_print_log(log);
             rc = GS_EXIT_USAGE;
         }
+        char **paths = NULL;
+        int n = rc ? 0 : gs_cli_list_traces(sub, &paths);
+        for (int k = 0; k < n && !rc; k++)
+            rc = add_run(c, paths[k], 0);
+        if (n > 0)
+            gs_cli_free_paths(paths, n);
+        gs_free(sub);
+        gs_free(log);
+        if (rc)
+            return rc;
     }
-    for (int i = 0; i < n && !rc; i++)
-        rc = add_run(c, bufs[3 * i], 0);
-out:
-    for (int i = 0; args && i < n; i++)
-        gs_free(args[i]);
-    for (int i = 0; bufs && i < 3 * n; i++)
-        gs_free(bufs[i]);
-    gs_free(args);
-    gs_free(logs);
-    gs_free(bufs);
-    gs_free(status);
-    return rc;
+    return 0;
 }
 
 static void cmp_free(struct cmp *c)
@@ -687,20 +634,15 @@ int gs_cmd_compare(int argc, char **argv)
     const char *format = "text", *baseline = NULL, *keep = NULL;
     char **scen = NULL;
     int nscen = 0, capscen = 0, allow = 0, rc = 0;
-    long long *seeds = gs_calloc(MAX_SEEDS, sizeof *seeds);
-    int nseeds = 0;
+    const char *seeds = NULL;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     char *tmp = NULL;
-    if (!seeds)
-        return GS_EXIT_INTERNAL;
     if (jobs < 1)
         jobs = 1;
     char **inputs = gs_calloc((size_t)argc, sizeof *inputs);
     int ninputs = 0;
-    if (!inputs) {
-        gs_free(seeds);
+    if (!inputs)
         return GS_EXIT_INTERNAL;
-    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (gs_cli_is_help(a)) {
@@ -736,12 +678,7 @@ int gs_cmd_compare(int argc, char **argv)
             } else if (strcmp(a, "--keep") == 0) {
                 keep = v;
             } else if (strcmp(a, "--seeds") == 0) {
-                if (parse_seeds(v, seeds, &nseeds)) {
-                    fprintf(stderr, "gpusim: compare: --seeds %s: expected A-B or A,B,... (at most %d seeds >= 0)\n",
-                            v, MAX_SEEDS);
-                    rc = GS_EXIT_USAGE;
-                    goto done;
-                }
+                seeds = v; /* checked by gpusim sweep */
             } else if (strcmp(a, "--jobs") == 0) {
                 jobs = strtol(v, &end, 10);
                 if (*end || jobs < 1 || jobs > 64) {
@@ -802,7 +739,7 @@ int gs_cmd_compare(int argc, char **argv)
             rc = GS_EXIT_USAGE;
         }
         if (!rc)
-            rc = run_scenarios(&c, scen, nscen, seeds, nseeds, (int)jobs, dir, keep != NULL);
+            rc = run_scenarios(&c, scen, nscen, seeds, (int)jobs, dir);
     }
     if (rc)
         goto done;
@@ -848,6 +785,5 @@ done:
     cmp_free(&c);
     gs_free(scen);
     gs_free(inputs);
-    gs_free(seeds);
     return rc;
 }

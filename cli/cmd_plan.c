@@ -48,7 +48,6 @@ static const char usage[] =
     "exit status: 0 an answer was found, 1 the objective does not hold even at the largest size\n"
     "searched, 2 usage error or a run that failed, 3 an invalid scenario.\n";
 
-#define MAX_SEEDS 1000
 #define MAX_SETS 256
 
 enum op { OP_LT, OP_LE, OP_GT, OP_GE };
@@ -68,8 +67,8 @@ struct plan {
     enum op op;
     double target;
     double fraction;
-    long long *seeds;
-    int nseeds;
+    const char *seeds; /* as given to --seeds, or the scenario's own seed */
+    char own_seed[32];
     int jobs;
     const char *dir;
     char param[160]; /* the --set path varied: cluster.nodePools[i].count or .autoscaling.maxSize */
@@ -77,36 +76,6 @@ struct plan {
     int npts, cappts;
     int failed_run; /* a run failed: stop */
 };
-
-static int parse_seeds(const char *s, long long *seeds, int *n)
-{
-    *n = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long long a = strtoll(p, &end, 10), b = a;
-        if (end == p || errno || a < 0)
-            return -1;
-        if (*end == '-') {
-            p = end + 1;
-            b = strtoll(p, &end, 10);
-            if (end == p || errno || b < a)
-                return -1;
-        }
-        for (long long x = a; x <= b; x++) {
-            if (*n >= MAX_SEEDS)
-                return -1;
-            seeds[(*n)++] = x;
-        }
-        if (*end == ',')
-            end++;
-        else if (*end)
-            return -1;
-        p = end;
-    }
-    return *n ? 0 : -1;
-}
 
 /* `METRIC OP VALUE`: the operator is the first <, <=, > or >= outside parentheses. */
 static int parse_objective(struct plan *pl, const char *s)
@@ -190,83 +159,69 @@ static int passes(const struct plan *pl, const struct point *p)
     return p->runs > 0 && (double)p->holds >= pl->fraction * (double)p->runs - 1e-9;
 }
 
-/* Runs size `nodes` once per seed (or once), reads the metric of every trace. NULL when a
- * run failed (the run's log is printed) or out of memory. */
+/* Runs size `nodes` once per seed with `gpusim sweep SCENARIO --vary PARAM=nodes --seeds ...
+ * -o DIR/nodes=N` and reads the metric of every trace. NULL when a run failed (the sweep's
+ * output is printed) or out of memory. */
 static const struct point *evaluate(struct plan *pl, int nodes)
 {
     for (int i = 0; i < pl->npts; i++)
         if (pl->pts[i].nodes == nodes)
             return &pl->pts[i];
-    int n = pl->nseeds ? pl->nseeds : 1, nargs = 7 + 2 * pl->nsets + 2;
-    const char ***args = gs_calloc((size_t)n, sizeof *args);
-    const char **logs = gs_calloc((size_t)n, sizeof *logs);
-    char **bufs = gs_calloc((size_t)n * 3, sizeof *bufs);
-    int *status = gs_calloc((size_t)n, sizeof *status);
-    double *values = gs_calloc((size_t)n, sizeof *values);
-    char set[200];
+    char vary[200], jobs_s[16], *sub = NULL, *log = NULL, **paths = NULL;
+    const char **args = gs_calloc((size_t)(12 + 2 * pl->nsets), sizeof *args);
+    double *values = NULL;
     const struct point *res = NULL;
-    snprintf(set, sizeof set, "%s=%d", pl->param, nodes);
-    if (!args || !logs || !bufs || !status || !values)
+    int n = 0;
+    size_t need = strlen(pl->dir) + 32;
+    sub = gs_malloc(need);
+    log = gs_malloc(need + 4);
+    if (!args || !sub || !log)
         goto out;
-    for (int k = 0; k < n; k++) {
-        size_t need = strlen(pl->dir) + 64;
-        char *db = gs_malloc(need), *log = gs_malloc(need), *seed = gs_malloc(32);
-        bufs[3 * k] = db;
-        bufs[3 * k + 1] = log;
-        bufs[3 * k + 2] = seed;
-        args[k] = gs_calloc((size_t)nargs, sizeof *args[k]);
-        if (!db || !log || !seed || !args[k])
-            goto out;
-        if (pl->nseeds) {
-            snprintf(db, need, "%s/nodes=%d_seed=%lld.db", pl->dir, nodes, pl->seeds[k]);
-            snprintf(log, need, "%s/nodes=%d_seed=%lld.log", pl->dir, nodes, pl->seeds[k]);
-        } else {
-            snprintf(db, need, "%s/nodes=%d.db", pl->dir, nodes);
-            snprintf(log, need, "%s/nodes=%d.log", pl->dir, nodes);
-        }
-        unlink(log);
-        snprintf(seed, 32, "%lld", pl->nseeds ? pl->seeds[k] : 0);
-        int a = 0;
-        args[k][a++] = "run";
-        args[k][a++] = pl->scenario;
-        for (int s = 0; s < pl->nsets; s++) {
-            args[k][a++] = "--set";
-            args[k][a++] = pl->sets[s];
-        }
-        args[k][a++] = "--set";
-        args[k][a++] = set;
-        args[k][a++] = "-o";
-        args[k][a++] = db;
-        args[k][a++] = "--quiet-progress";
-        if (pl->nseeds) {
-            args[k][a++] = "--seed";
-            args[k][a++] = seed;
-        }
-        logs[k] = log;
+    snprintf(vary, sizeof vary, "%s=%d", pl->param, nodes);
+    snprintf(jobs_s, sizeof jobs_s, "%d", pl->jobs);
+    snprintf(sub, need, "%s/nodes=%d", pl->dir, nodes);
+    snprintf(log, need + 4, "%s.log", sub);
+    unlink(log);
+    int a = 0;
+    args[a++] = "sweep";
+    args[a++] = pl->scenario;
+    args[a++] = "--vary";
+    args[a++] = vary;
+    args[a++] = "--seeds";
+    args[a++] = pl->seeds;
+    args[a++] = "--jobs";
+    args[a++] = jobs_s;
+    args[a++] = "-o";
+    args[a++] = sub;
+    for (int s = 0; s < pl->nsets; s++) {
+        args[a++] = "--set";
+        args[a++] = pl->sets[s];
     }
-    if (gs_cli_run_many(args, logs, n, pl->jobs, status) != 0) {
-        fprintf(stderr, "gpusim: plan: cannot start gpusim: %s\n", strerror(errno));
+    int st = gs_cli_run_self(args, log);
+    if (st != 0) {
+        if (st < 0)
+            fprintf(stderr, "gpusim: plan: cannot start gpusim: %s\n", strerror(errno));
+        else
+            fprintf(stderr, "gpusim: plan: the runs with %s failed (gpusim sweep exit %d):\n", vary, st);
+        gs_cli_print_log(log);
         pl->failed_run = 1;
         goto out;
     }
+    n = gs_cli_list_traces(sub, &paths);
+    if (n <= 0) {
+        fprintf(stderr, "gpusim: plan: %s: no trace after the runs with %s\n", sub, vary);
+        pl->failed_run = 1;
+        n = 0;
+        goto out;
+    }
+    values = gs_calloc((size_t)n, sizeof *values);
+    if (!values)
+        goto out;
     int nholds = 0;
     for (int k = 0; k < n; k++) {
-        if (status[k] != 0 && status[k] != GS_EXIT_CHECK_FAILED) {
-            fprintf(stderr, "gpusim: plan: the run with --set %s%s%s failed (exit %d):\n", set,
-                    pl->nseeds ? " --seed " : "", pl->nseeds ? bufs[3 * k + 2] : "", status[k]);
-            FILE *f = fopen(logs[k], "r");
-            if (f) {
-                char line[1024];
-                while (fgets(line, sizeof line, f))
-                    fprintf(stderr, "  %s", line);
-                fclose(f);
-            }
-            pl->failed_run = 1;
-            goto out;
-        }
         json_t *doc;
         char err[512];
-        if (gs_study_open(bufs[3 * k], &doc, err, sizeof err) != 0) {
+        if (gs_study_open(paths[k], &doc, err, sizeof err) != 0) {
             fprintf(stderr, "gpusim: plan: %s\n", err);
             pl->failed_run = 1;
             goto out;
@@ -289,17 +244,14 @@ static const struct point *evaluate(struct plan *pl, int nodes)
     p->values = values;
     values = NULL;
     res = p;
-    fprintf(stderr, "gpusim: plan: %d node%s: objective holds in %d of %d run%s\n", nodes, nodes == 1 ? "" : "s",
-            nholds, n, n == 1 ? "" : "s");
+    fprintf(stderr, "gpusim: plan: %d node%s: the objective holds in %d of %d run%s\n", nodes,
+            nodes == 1 ? "" : "s", nholds, n, n == 1 ? "" : "s");
 out:
-    for (int k = 0; args && k < n; k++)
-        gs_free(args[k]);
-    for (int k = 0; bufs && k < 3 * n; k++)
-        gs_free(bufs[k]);
+    if (n > 0)
+        gs_cli_free_paths(paths, n);
     gs_free(args);
-    gs_free(logs);
-    gs_free(bufs);
-    gs_free(status);
+    gs_free(sub);
+    gs_free(log);
     gs_free(values);
     return res;
 }
@@ -341,7 +293,7 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
 {
     qsort(pl->pts, (size_t)pl->npts, sizeof *pl->pts, cmp_point);
     if (strcmp(format, "json") == 0) {
-        json_t *root = json_object(), *obj = json_object(), *ev = json_array(), *seeds = json_array();
+        json_t *root = json_object(), *obj = json_object(), *ev = json_array();
         json_object_set_new(root, "schema", json_string("gpusim-plan/1"));
         json_object_set_new(root, "scenario", json_string(pl->scenario));
         json_object_set_new(root, "pool", json_string(pool));
@@ -351,9 +303,7 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
         json_object_set_new(obj, "value", json_real(pl->target));
         json_object_set_new(root, "objective", obj);
         json_object_set_new(root, "fraction", json_real(pl->fraction));
-        for (int k = 0; k < pl->nseeds; k++)
-            json_array_append_new(seeds, json_integer(pl->seeds[k]));
-        json_object_set_new(root, "seeds", seeds);
+        json_object_set_new(root, "seeds", json_string(pl->seeds));
         json_object_set_new(root, "answer", answer > 0 || (answer == 0 && pl->npts) ? json_integer(answer) : json_null());
         for (int i = 0; i < pl->npts; i++) {
             const struct point *p = &pl->pts[i];
@@ -380,13 +330,13 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
     }
     char want[80], a[64], b[64], c[64];
     gs_cli_format_metric(pl->metric, pl->target, want, sizeof want);
-    int n = pl->nseeds ? pl->nseeds : 1;
+    int n = pl->npts ? pl->pts[0].runs : 0;
     printf("plan: pool %s, objective %s %s %s in ", pool, pl->metric, op_names[pl->op], want);
     if (pl->fraction >= 1.0)
         printf("every run");
     else
         printf("at least %.0f%% of the runs", pl->fraction * 100.0);
-    printf(" (%d run%s per size)\n\n", n, n == 1 ? "" : "s");
+    printf(" (seeds %s: %d run%s per size)\n\n", pl->seeds, n, n == 1 ? "" : "s");
     printf("  %-6s  %-6s  %-14s  %-14s  %-14s\n", "nodes", "holds", "mean", "best", "worst");
     for (int i = 0; i < pl->npts; i++) {
         const struct point *p = &pl->pts[i];
@@ -441,13 +391,9 @@ int gs_cmd_plan(int argc, char **argv)
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     char *tmp = NULL;
     int rc = GS_EXIT_USAGE;
-    pl.seeds = gs_calloc(MAX_SEEDS, sizeof *pl.seeds);
     pl.sets = gs_calloc(MAX_SETS, sizeof *pl.sets);
-    if (!pl.seeds || !pl.sets) {
-        gs_free(pl.seeds);
-        gs_free(pl.sets);
+    if (!pl.sets)
         return GS_EXIT_INTERNAL;
-    }
     if (jobs < 1)
         jobs = 1;
     for (int i = 1; i < argc; i++) {
@@ -477,11 +423,7 @@ int gs_cmd_plan(int argc, char **argv)
                 }
                 *(a[3] == 'i' ? &minv : &maxv) = x;
             } else if (strcmp(a, "--seeds") == 0) {
-                if (parse_seeds(v, pl.seeds, &pl.nseeds)) {
-                    fprintf(stderr, "gpusim: plan: --seeds %s: expected A-B or A,B,... (at most %d seeds >= 0)\n", v,
-                            MAX_SEEDS);
-                    goto done;
-                }
+                pl.seeds = v; /* checked by gpusim sweep */
             } else if (strcmp(a, "--fraction") == 0) {
                 pl.fraction = strtod(v, &end);
                 if (*end || !(pl.fraction > 0 && pl.fraction <= 1)) {
@@ -559,6 +501,9 @@ int gs_cmd_plan(int argc, char **argv)
         gs_scenario_free(&sc);
         goto done;
     }
+    snprintf(pl.own_seed, sizeof pl.own_seed, "%llu", (unsigned long long)sc.seed);
+    if (!pl.seeds)
+        pl.seeds = pl.own_seed;
     gs_scenario_free(&sc);
     snprintf(pl.param, sizeof pl.param, "cluster.nodePools[%d].%s", idx, autoscaled ? "autoscaling.maxSize" : "count");
     if (minv < 0)
@@ -637,7 +582,6 @@ done:
     for (int i = 0; i < pl.npts; i++)
         gs_free(pl.pts[i].values);
     gs_free(pl.pts);
-    gs_free(pl.seeds);
     gs_free(pl.sets);
     return rc;
 }

@@ -17,8 +17,13 @@
 #include "base/array.h"
 #include "models/quantity.h"
 
-static pid_t spawn_self(const char *self, const char *const *args, const char *log)
+int gs_cli_run_self(const char **args, const char *log)
 {
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return -1;
+    self[len] = '\0';
     int nargs = 0;
     while (args[nargs])
         nargs++;
@@ -27,7 +32,7 @@ static pid_t spawn_self(const char *self, const char *const *args, const char *l
         errno = ENOMEM;
         return -1;
     }
-    argv[0] = (char *)self;
+    argv[0] = self;
     for (int i = 0; i < nargs; i++)
         argv[i + 1] = (char *)args[i];
     fflush(stdout);
@@ -44,83 +49,29 @@ static pid_t spawn_self(const char *self, const char *const *args, const char *l
     }
     int e = errno;
     gs_free(argv);
-    errno = e;
-    return pid;
-}
-
-static int wait_status(int ws)
-{
+    if (pid < 0) {
+        errno = e;
+        return -1;
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0) {
+        if (errno != EINTR)
+            return -1;
+    }
     if (WIFEXITED(ws))
         return WEXITSTATUS(ws);
     return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : -1;
 }
 
-static int self_path(char *self, size_t n)
+void gs_cli_print_log(const char *log)
 {
-    ssize_t len = readlink("/proc/self/exe", self, n - 1);
-    if (len <= 0)
-        return -1;
-    self[len] = '\0';
-    return 0;
-}
-
-int gs_cli_run_self(const char **args, const char *log)
-{
-    int status;
-    if (gs_cli_run_many(&args, &log, 1, 1, &status))
-        return -1;
-    return status;
-}
-
-int gs_cli_run_many(const char **const *args, const char *const *logs, int n, int jobs, int *status)
-{
-    char self[PATH_MAX];
-    if (self_path(self, sizeof self))
-        return -1;
-    if (jobs < 1)
-        jobs = 1;
-    pid_t *pids = gs_calloc((size_t)(n > 0 ? n : 1), sizeof *pids);
-    if (!pids) {
-        errno = ENOMEM;
-        return -1;
-    }
-    int rc = 0, err = 0, next = 0, running = 0;
-    while (next < n || running > 0) {
-        while (next < n && running < jobs) {
-            status[next] = -1;
-            pids[next] = spawn_self(self, args[next], logs ? logs[next] : NULL);
-            if (pids[next] < 0) {
-                rc = -1;
-                err = errno;
-            } else {
-                running++;
-            }
-            next++;
-        }
-        if (running == 0)
-            continue;
-        int ws;
-        pid_t p = waitpid(-1, &ws, 0);
-        if (p < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = -1;
-            err = errno;
-            break;
-        }
-        for (int i = 0; i < next; i++) {
-            if (pids[i] == p) {
-                status[i] = wait_status(ws);
-                pids[i] = 0;
-                running--;
-                break;
-            }
-        }
-    }
-    gs_free(pids);
-    if (rc)
-        errno = err;
-    return rc;
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        fprintf(stderr, "  %s", line);
+    fclose(f);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -1,5 +1,6 @@
 /* gpusim command line: what `compare` and `plan` share: running gpusim itself as a child
- * process (a sweep per candidate), and reading the study metrics of a set of traces. */
+ * process (`gpusim sweep`, which runs the simulations in parallel), listing the traces it
+ * wrote, and formatting metric values. */
 #ifndef GPUSIM_CLI_STUDYRUN_H
 #define GPUSIM_CLI_STUDYRUN_H
 
@@ -13,11 +14,8 @@
  * started (errno set). */
 int gs_cli_run_self(const char **args, const char *log);
 
-/* Runs `n` children as gs_cli_run_self does, at most `jobs` at a time: child i gets args[i]
- * (NULL-terminated, without argv[0]) and logs[i]. status[i] receives its exit status as
- * gs_cli_run_self returns it. Returns 0, or -1 when a child could not be started (the others
- * are still waited for; errno set). */
-int gs_cli_run_many(const char **const *args, const char *const *logs, int n, int jobs, int *status);
+/* Copies the file `log` to stderr, each line indented by two spaces (nothing when unreadable). */
+void gs_cli_print_log(const char *log);
 
 /* The traces of `dir`: every regular `*.db` file (not `*.db.partial`), sorted by name, as
  * gs_strdup'd paths `dir/name` in a gs_malloc'd array the caller frees with
