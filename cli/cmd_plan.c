@@ -15,6 +15,7 @@
 #include "base/array.h"
 #include "models/quantity.h"
 #include "reports/study.h"
+#include "sim/autoscaler.h"
 #include "sim/limits.h"
 #include "sim/scenario.h"
 #include "cli/cli.h"
@@ -35,8 +36,9 @@ static const char usage[] =
     "  VALUE    a duration for times (10m, 90s), else a number\n"
     "\n"
     "options:\n"
-    "  --min N, --max N     the sizes searched (default: from 1, or the pool's minSize, up to\n"
-    "                       the first size that passes, doubling from the scenario's count)\n"
+    "  --min N, --max N     the sizes searched (default: from 1 (an autoscaled pool: the larger\n"
+    "                       of its count and minSize) up to the first size that passes,\n"
+    "                       doubling from the scenario's count)\n"
     "  --seeds A-B|A,B,...  seeds (default: the scenario's own seed)\n"
     "  --fraction F         pass when the objective holds in at least F of the seeds (0 < F <= 1,\n"
     "                       default 1: every seed)\n"
@@ -489,7 +491,11 @@ int gs_cmd_plan(int argc, char **argv)
         if (strcmp(p->name, pool) == 0 && !p->nodes) {
             idx = i;
             count = p->count;
-            autoscaled = gs_pool_autoscaled(p, &min_size);
+            const struct gs_autoscaler_spec *as = sc.autoscaler;
+            if (as && as->groups && as->groups[i].enabled) {
+                autoscaled = 1;
+                min_size = as->groups[i].min_size;
+            }
         }
     }
     if (idx < 0) {
@@ -506,8 +512,11 @@ int gs_cmd_plan(int argc, char **argv)
         pl.seeds = pl.own_seed;
     gs_scenario_free(&sc);
     snprintf(pl.param, sizeof pl.param, "cluster.nodePools[%d].%s", idx, autoscaled ? "autoscaling.maxSize" : "count");
+    /* An autoscaled pool's maxSize may not be below its count (nor its minSize). */
     if (minv < 0)
-        minv = autoscaled ? (min_size > 1 ? min_size : 1) : 1;
+        minv = autoscaled ? (count > min_size ? count : min_size) : 1;
+    if (minv < 1)
+        minv = 1;
     if (keep) {
         if (mkdir(keep, 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "gpusim: plan: --keep %s: %s\n", keep, strerror(errno));
