@@ -14,6 +14,8 @@ static const char usage[] =
     "  describe TRACE NODE  print a node as kubectl describe node would, from a trace\n"
     "  sweep SCENARIO     run a scenario over the cross product of --vary values and seeds\n"
     "  merge DIR|TRACE... put the traces of a sweep into one database with a run column\n"
+    "  compare RUNS...    the study metrics of several runs side by side, with confidence intervals\n"
+    "  plan SCENARIO      the fewest nodes in a pool that meet an objective, by bisection\n"
     "  experiment fgd     replay the openb trace under the FGD paper's protocol and policies\n"
     "  version            print the version\n"
     "\n"
@@ -58,6 +60,10 @@ int main(int argc, char **argv)
         return gs_cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
         return gs_cmd_merge(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return gs_cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "plan") == 0)
+        return gs_cmd_plan(argc - 1, argv + 1);
     if (strcmp(cmd, "experiment") == 0)
         return gs_cmd_experiment(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0)

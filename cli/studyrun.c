@@ -1,0 +1,203 @@
+/* gpusim command line: child runs and trace lists for `compare` and `plan` (cli/studyrun.h). */
+#include "cli/studyrun.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/alloc.h"
+#include "base/array.h"
+#include "models/quantity.h"
+
+int gs_cli_run_self(const char **args, const char *log)
+{
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return -1;
+    self[len] = '\0';
+    int nargs = 0;
+    while (args[nargs])
+        nargs++;
+    char **argv = gs_calloc((size_t)nargs + 2, sizeof *argv);
+    if (!argv) {
+        errno = ENOMEM;
+        return -1;
+    }
+    argv[0] = self;
+    for (int i = 0; i < nargs; i++)
+        argv[i + 1] = (char *)args[i];
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (log) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+                _exit(127);
+        }
+        execv(self, argv);
+        _exit(127);
+    }
+    int e = errno;
+    gs_free(argv);
+    if (pid < 0) {
+        errno = e;
+        return -1;
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0) {
+        if (errno != EINTR)
+            return -1;
+    }
+    if (WIFEXITED(ws))
+        return WEXITSTATUS(ws);
+    return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : -1;
+}
+
+void gs_cli_print_log(const char *log)
+{
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        fprintf(stderr, "  %s", line);
+    fclose(f);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gs_cli_free_paths(char **paths, int n)
+{
+    for (int i = 0; i < n; i++)
+        gs_free(paths[i]);
+    gs_free(paths);
+}
+
+int gs_cli_list_traces(const char *dir, char ***paths)
+{
+    *paths = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char **v = NULL;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".db") != 0)
+            continue;
+        size_t need = strlen(dir) + l + 2;
+        char *p = gs_malloc(need);
+        if (!p || GS_GROW(v, cap, n + 1)) {
+            gs_free(p);
+            goto oom;
+        }
+        snprintf(p, need, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+            gs_free(p);
+            continue;
+        }
+        v[n++] = p;
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(v, (size_t)n, sizeof *v, cmp_str);
+    *paths = v;
+    return n;
+oom:
+    closedir(d);
+    gs_cli_free_paths(v, n);
+    errno = ENOMEM;
+    return -1;
+}
+
+int gs_cli_is_sqlite(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char head[16];
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return got == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+char *gs_cli_tempdir(const char *what)
+{
+    const char *t = getenv("TMPDIR");
+    if (!t || !*t)
+        t = "/tmp";
+    size_t need = strlen(t) + strlen(what) + 32;
+    char *p = gs_malloc(need);
+    if (!p) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    snprintf(p, need, "%s/gpusim-%s-XXXXXX", t, what);
+    if (!mkdtemp(p)) {
+        int e = errno;
+        gs_free(p);
+        errno = e;
+        return NULL;
+    }
+    return p;
+}
+
+void gs_cli_rmtree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char p[PATH_MAX];
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= (int)sizeof p)
+                continue;
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                gs_cli_rmtree(p);
+            else
+                unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+int gs_cli_metric_is_time(const char *expr)
+{
+    return strstr(expr, "timeTo") != NULL;
+}
+
+void gs_cli_format_metric(const char *expr, double v, char *buf, size_t n)
+{
+    if (isnan(v)) {
+        snprintf(buf, n, "-");
+    } else if (gs_cli_metric_is_time(expr)) {
+        /* rounded to 0.1 s: a percentile over interpolated waits has no more meaning */
+        double us = round(v * 10.0) * 100000.0;
+        if (fabs(us) > 9e18)
+            snprintf(buf, n, "%.3g s", v);
+        else
+            gs_duration_format((int64_t)us, buf, n);
+    } else if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, n, "%.0f", v);
+    } else {
+        snprintf(buf, n, "%.4g", v);
+    }
+}

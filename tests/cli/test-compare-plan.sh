@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# `gpusim compare` and `gpusim plan`: groups, means and 95% confidence intervals checked against
+# an independent computation; plan's answer brackets the objective (holds at the answer, fails
+# one node below), by the scenario's arithmetic and by re-running both sizes.
+# Usage: test-compare-plan.sh GPUSIM
+set -eu
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() { # expect FILE PATTERN
+  if ! grep -qE -- "$2" "$1"; then
+    echo "FAIL: no line matching '$2' in:"; cat "$1"; fail=1
+  fi
+}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+
+# 1. Eight 8-GPU pods at 0s, an hour each, on N 8-GPU nodes: with 8 nodes nobody waits; with 7
+#    the eighth waits 1h, and p95 over the eight waits (linear interpolation) is 0.65 h = 39m.
+cat >"$tmp/waves.yaml" <<'YAML'
+apiVersion: gpusim/v1alpha1
+kind: Scenario
+metadata: {name: waves}
+spec:
+  horizon: 4h
+  cluster:
+    nodePools:
+    - {name: cpu, count: 1, capacity: {cpu: '8', memory: 32Gi}}
+    - {name: h100, count: 2, gpu: {product: NVIDIA-H100-80GB-HBM3, count: 8}, capacity: {cpu: '96', memory: 1Ti}}
+  workloads:
+  - name: train
+    replicas: 8
+    duration: 1h
+    template:
+      spec:
+        containers:
+        - name: main
+          resources: {limits: {nvidia.com/gpu: 8, cpu: '8', memory: 64Gi}}
+YAML
+"$bin" plan "$tmp/waves.yaml" --pool h100 --objective 'p95(timeToSchedule) < 30m' --jobs 2 \
+  --keep "$tmp/plan" >"$tmp/plan.txt" 2>"$tmp/plan.err" || { echo "FAIL: plan exit $?"; cat "$tmp/plan.err"; fail=1; }
+expect "$tmp/plan.txt" '^answer: 8 nodes in pool h100: p95\(timeToSchedule\) is 0s on average, 0s at worst; with 7 it holds in 0 of 1 run \(39m0s on average, 39m0s at worst\)$'
+expect "$tmp/plan.txt" '^  8 +1/1 .*<- answer$'
+expect "$tmp/plan.err" 'varying cluster.nodePools\[1\].count from 1 upward'
+# the kept traces are real runs of those sizes
+n8=$(sqlite3 "$tmp"/plan/nodes=8/*.db "select count(*) from node where pool='h100'")
+n7=$(sqlite3 "$tmp"/plan/nodes=7/*.db "select count(*) from node where pool='h100'")
+[[ $n8 == 8 && $n7 == 7 ]] || { echo "FAIL: kept traces have $n8 and $n7 h100 nodes"; fail=1; }
+# re-run the answer and one below by hand: the objective holds at 8, not at 7
+for n in 7 8; do
+  "$bin" run "$tmp/waves.yaml" --set "cluster.nodePools[1].count=$n" -o "$tmp/by-hand-$n.db" --quiet-progress >/dev/null
+  "$bin" report "$tmp/by-hand-$n.db" --format json >"$tmp/by-hand-$n.json"
+done
+if command -v python3 >/dev/null; then
+  python3 - "$tmp/by-hand-7.json" "$tmp/by-hand-8.json" <<'PY' || fail=1
+import json, sys
+p7 = json.load(open(sys.argv[1]))["timeToSchedule"]["p95"]
+p8 = json.load(open(sys.argv[2]))["timeToSchedule"]["p95"]
+assert abs(p7 - 2340.0) < 1e-6 and p8 == 0, (p7, p8)
+PY
+fi
+# --max below the answer: no answer, exit 1; bad objectives are usage errors naming the problem
+set +e
+"$bin" plan "$tmp/waves.yaml" --pool h100 --objective 'p95(timeToSchedule) < 30m' --min 2 --max 4 >"$tmp/none.txt" 2>/dev/null
+rc=$?
+set -e
+[[ $rc == 1 ]] || { echo "FAIL: plan with --max 4 exit $rc, want 1"; fail=1; }
+expect "$tmp/none.txt" '^answer: none: the objective does not hold with 4 nodes'
+for bad in 'p95(timeToSchedule)' 'p95(timeToSchedule) < soon' 'p42(timeToSchedule) < 10m'; do
+  if "$bin" plan "$tmp/waves.yaml" --pool h100 --objective "$bad" --max 2 >/dev/null 2>"$tmp/bad.err"; then
+    echo "FAIL: objective '$bad' accepted"; fail=1
+  fi
+  expect "$tmp/bad.err" 'gpusim: plan: '
+done
+if "$bin" plan "$tmp/waves.yaml" --pool a100 --objective 'max(timeToSchedule) < 1m' 2>"$tmp/pool.err"; then
+  echo "FAIL: unknown pool accepted"; fail=1
+fi
+expect "$tmp/pool.err" 'no node pool of that name under cluster.nodePools; its pools are: cpu h100'
+
+# 2. compare: two sizes x three seeds of a random scenario; check each group's mean and CI
+#    half-width (t quantile 0.975, 2 degrees of freedom) against the per-run values.
+cat >"$tmp/poisson.yaml" <<'YAML'
+apiVersion: gpusim/v1alpha1
+kind: Scenario
+metadata: {name: poisson}
+spec:
+  horizon: 6h
+  cluster:
+    nodePools:
+    - {name: h100, count: 2, gpu: {product: NVIDIA-H100-80GB-HBM3, count: 8}, capacity: {cpu: '96', memory: 1Ti}}
+  workloads:
+  - name: infer
+    arrival: {process: poisson, rate: 6/h, count: 30}
+    duration: {distribution: exponential, mean: 40m}
+    template:
+      spec:
+        containers:
+        - name: main
+          resources: {limits: {nvidia.com/gpu: 4, cpu: '8', memory: 64Gi}}
+YAML
+mkdir -p "$tmp/runs"
+for n in 1 2; do for s in 1 2 3; do
+  "$bin" run "$tmp/poisson.yaml" --set "cluster.nodePools[0].count=$n" --seed $s -o "$tmp/runs/n$n-s$s.db" --quiet-progress >/dev/null
+done; done
+"$bin" compare "$tmp/runs" --baseline count=2 >"$tmp/cmp.txt"
+expect "$tmp/cmp.txt" '^compare: 6 runs in 2 groups, 3 seeds each'
+expect "$tmp/cmp.txt" '^metric +count=1 +count=2 \(baseline\)$'
+expect "$tmp/cmp.txt" '^p95\(timeToSchedule\) '
+"$bin" compare "$tmp/runs" --format json --metric 'p95(timeToSchedule)' --metric pendingGpuHours >"$tmp/cmp.json"
+"$bin" compare "$tmp/runs" --format csv >"$tmp/cmp.csv"
+expect "$tmp/cmp.csv" '^group,metric,n,mean,sd,ci95,diff,diffPct$'
+expect "$tmp/cmp.csv" '^count=2,p95\(timeToSchedule\),3,[0-9.e+-]+,[0-9.e+-]*,[0-9.e+-]*,0,0$'
+if command -v python3 >/dev/null; then
+  python3 - "$tmp/cmp.json" "$tmp/runs" <<'PY' || fail=1
+import json, math, sqlite3, sys, statistics
+doc = json.load(open(sys.argv[1]))
+assert doc["schema"] == "gpusim-compare/1"
+assert doc["metrics"] == ["p95(timeToSchedule)", "pendingGpuHours"], doc["metrics"]
+assert [g["label"] for g in doc["groups"]] == ["count=1", "count=2"]
+def p95(db):  # from the pod table, independently: linear interpolation between order statistics
+    w = sorted(r[0] / 1e6 for r in sqlite3.connect(db).execute(
+        "select scheduled_us - created_us from pod where scheduled_us is not null"))
+    h = (len(w) - 1) * 0.95
+    lo = math.floor(h)
+    return w[lo] + (h - lo) * (w[min(lo + 1, len(w) - 1)] - w[lo])
+for g in doc["groups"]:
+    files = [r["file"] for r in g["runs"]]
+    assert len(files) == 3, files
+    vals = [p95(f) for f in files]
+    cell = g["metrics"]["p95(timeToSchedule)"]
+    assert all(abs(a - b) < 1e-6 for a, b in zip(vals, cell["values"])), (vals, cell["values"])
+    assert abs(cell["mean"] - statistics.mean(vals)) < 1e-6
+    ci = 4.302652729911275 * statistics.stdev(vals) / math.sqrt(3)
+    assert abs(cell["ci95"] - ci) < 1e-6 * max(1, ci), (cell["ci95"], ci)
+base = doc["groups"][0]["metrics"]["p95(timeToSchedule)"]["mean"]
+other = doc["groups"][1]["metrics"]["p95(timeToSchedule)"]
+assert abs(other["diff"] - (other["mean"] - base)) < 1e-6
+PY
+fi
+
+# 3. compare scenarios: runs them first, then the same table (the teaching pair)
+"$bin" compare "$here/scenarios/teaching/spread.yaml" "$here/scenarios/teaching/binpack.yaml" --jobs 2 \
+  --metric pendingAtEnd --metric 'max(timeToSchedule)' >"$tmp/sb.txt" 2>"$tmp/sb.err"
+expect "$tmp/sb.txt" '^metric +spread \(baseline\) +binpack$'
+expect "$tmp/sb.txt" '^pendingAtEnd +1 +0 \(-1 -100.0%\)$'
+if "$bin" compare "$tmp/runs" --baseline nope >/dev/null 2>"$tmp/b.err"; then echo "FAIL: bad baseline accepted"; fail=1; fi
+expect "$tmp/b.err" '--baseline nope: no such group'
+exit $fail
