@@ -642,6 +642,7 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
         rc = print_bringup(&r);
     if (rc == 0)
         rc = print_study(&r);
+    if (rc == 0)
         rc = gs_report_autoscaler(r.db, r.out, r.errbuf, r.errlen);
     if (rc == 0)
         rc = print_pending(&r);
