@@ -36,11 +36,15 @@ static const char usage[] =
     "  --baseline LABEL|N   the group the differences are to (default: the first, 1)\n"
     "  --format text|json|csv  (default: text)\n"
     "  --seeds A-B|A,B,...  seeds for scenario arguments (default: each scenario's own seed)\n"
+    "  --vary PATH=V1,V2,.. run each scenario argument once per value (and seed), as gpusim\n"
+    "                       sweep does; repeatable: the cross product\n"
+    "  --set PATH=VALUE, --horizon DURATION  passed to every scenario run\n"
     "  --jobs N             scenario runs in parallel processes (default: the number of CPUs)\n"
     "  --keep DIR           keep the traces of scenario runs in DIR (default: removed)\n"
     "  --allow-incomplete   include traces whose run did not complete (default: refused)\n"
     "\n"
-    "Scenarios are run with `gpusim sweep SCENARIO --seeds ... -o DIR/<i>-<name>` (docs/sweep.md).\n"
+    "Scenarios are run with `gpusim sweep SCENARIO [--seeds ...] [--vary ...] -o DIR/<i>-<name>`\n"
+    "(docs/sweep.md).\n"
     "\n"
     "exit status: 0 done, 2 usage error, unreadable trace or a scenario run that failed,\n"
     "3 an invalid scenario.\n";
@@ -514,7 +518,7 @@ static void print_text(const struct cmp *c)
         printf(", %d seed%s each", nseeds_min, nseeds_min == 1 ? "" : "s");
     else
         printf(", %d to %d seeds each", nseeds_min, nseeds_max);
-    printf("; cells: mean%s, (difference to %s)\n\n", nseeds_max >= 2 ? " ±95% CI half-width" : "",
+    printf("; cells: mean%s (difference to %s)\n\n", nseeds_max >= 2 ? " ±95% CI half-width" : "",
            c->groups[c->baseline].label);
     int w0 = (int)strlen("metric");
     for (int m = 0; m < c->nmetrics; m++)
@@ -554,14 +558,15 @@ static void print_text(const struct cmp *c)
 
 /* Runs every scenario argument through `gpusim sweep SCENARIO --seeds SEEDS -o DIR/<i>-<base>`
  * (the scenario's own seed without --seeds), `jobs` runs at a time, and adds the traces. */
-static int run_scenarios(struct cmp *c, char **scen, int nscen, const char *seeds, int jobs, const char *dir)
+static int run_scenarios(struct cmp *c, char **scen, int nscen, const char *seeds, int jobs, const char *dir,
+                         const char **pass, int npass)
 {
     char jobs_s[16];
     snprintf(jobs_s, sizeof jobs_s, "%d", jobs);
     for (int s = 0; s < nscen; s++) {
         char own_seed[32];
         const char *seeds_s = seeds;
-        if (!seeds) {
+        if (!seeds && !npass) {
             struct gs_scenario sc;
             struct gs_error err = {0};
             int lrc = gs_scenario_load(scen[s], NULL, 0, -1, -1, &sc, &err);
@@ -583,9 +588,29 @@ static int run_scenarios(struct cmp *c, char **scen, int nscen, const char *seed
         snprintf(sub, need, "%s/%d-%.*s", dir, s + 1, (int)strcspn(base, "."), base);
         snprintf(log, need + 4, "%s.log", sub);
         unlink(log);
-        const char *args[] = {"sweep", scen[s], "--seeds", seeds_s, "--jobs", jobs_s, "-o", sub, NULL};
-        fprintf(stderr, "gpusim: compare: running %s (seeds %s) into %s\n", scen[s], seeds_s, sub);
+        const char **args = gs_calloc((size_t)npass + 10, sizeof *args);
+        if (!args) {
+            gs_free(sub);
+            gs_free(log);
+            return GS_EXIT_INTERNAL;
+        }
+        int a = 0;
+        args[a++] = "sweep";
+        args[a++] = scen[s];
+        if (seeds_s) {
+            args[a++] = "--seeds";
+            args[a++] = seeds_s;
+        }
+        args[a++] = "--jobs";
+        args[a++] = jobs_s;
+        args[a++] = "-o";
+        args[a++] = sub;
+        for (int k = 0; k < npass; k++)
+            args[a++] = pass[k];
+        fprintf(stderr, "gpusim: compare: running %s (seeds %s) into %s\n", scen[s], seeds_s ? seeds_s : "its own",
+                sub);
         int st = gs_cli_run_self(args, log);
+        gs_free(args);
         int rc = 0;
         if (st != 0) {
             if (st < 0)
@@ -640,9 +665,13 @@ int gs_cmd_compare(int argc, char **argv)
     if (jobs < 1)
         jobs = 1;
     char **inputs = gs_calloc((size_t)argc, sizeof *inputs);
-    int ninputs = 0;
-    if (!inputs)
+    const char **pass = gs_calloc((size_t)argc, sizeof *pass); /* options for gpusim sweep */
+    int ninputs = 0, npass = 0;
+    if (!inputs || !pass) {
+        gs_free(inputs);
+        gs_free(pass);
         return GS_EXIT_INTERNAL;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (gs_cli_is_help(a)) {
@@ -675,6 +704,9 @@ int gs_cmd_compare(int argc, char **argv)
                 }
             } else if (strcmp(a, "--baseline") == 0) {
                 baseline = v;
+            } else if (strcmp(a, "--vary") == 0 || strcmp(a, "--set") == 0 || strcmp(a, "--horizon") == 0) {
+                pass[npass++] = a; /* for gpusim sweep, which checks them */
+                pass[npass++] = v;
             } else if (strcmp(a, "--keep") == 0) {
                 keep = v;
             } else if (strcmp(a, "--seeds") == 0) {
@@ -739,7 +771,7 @@ int gs_cmd_compare(int argc, char **argv)
             rc = GS_EXIT_USAGE;
         }
         if (!rc)
-            rc = run_scenarios(&c, scen, nscen, seeds, (int)jobs, dir);
+            rc = run_scenarios(&c, scen, nscen, seeds, (int)jobs, dir, pass, npass);
     }
     if (rc)
         goto done;
@@ -785,5 +817,6 @@ done:
     cmp_free(&c);
     gs_free(scen);
     gs_free(inputs);
+    gs_free(pass);
     return rc;
 }

@@ -73,6 +73,7 @@ struct plan {
     char own_seed[32];
     int jobs;
     const char *dir;
+    int autoscaled;  /* the pool is a node group: param is its maxSize */
     char param[160]; /* the --set path varied: cluster.nodePools[i].count or .autoscaling.maxSize */
     struct point *pts;
     int npts, cappts;
@@ -246,8 +247,8 @@ static const struct point *evaluate(struct plan *pl, int nodes)
     p->values = values;
     values = NULL;
     res = p;
-    fprintf(stderr, "gpusim: plan: %d node%s: the objective holds in %d of %d run%s\n", nodes,
-            nodes == 1 ? "" : "s", nholds, n, n == 1 ? "" : "s");
+    fprintf(stderr, "gpusim: plan: %s=%d: the objective holds in %d of %d run%s\n", pl->param, nodes, nholds, n,
+            n == 1 ? "" : "s");
 out:
     if (n > 0)
         gs_cli_free_paths(paths, n);
@@ -300,6 +301,7 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
         json_object_set_new(root, "scenario", json_string(pl->scenario));
         json_object_set_new(root, "pool", json_string(pool));
         json_object_set_new(root, "parameter", json_string(pl->param));
+        json_object_set_new(root, "autoscaled", json_boolean(pl->autoscaled));
         json_object_set_new(obj, "metric", json_string(pl->metric));
         json_object_set_new(obj, "op", json_string(op_names[pl->op]));
         json_object_set_new(obj, "value", json_real(pl->target));
@@ -333,13 +335,15 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
     char want[80], a[64], b[64], c[64];
     gs_cli_format_metric(pl->metric, pl->target, want, sizeof want);
     int n = pl->npts ? pl->pts[0].runs : 0;
-    printf("plan: pool %s, objective %s %s %s in ", pool, pl->metric, op_names[pl->op], want);
+    printf("plan: %s %s, objective %s %s %s in ", pl->autoscaled ? "the maxSize of node group" : "pool", pool,
+           pl->metric, op_names[pl->op], want);
     if (pl->fraction >= 1.0)
         printf("every run");
     else
         printf("at least %.0f%% of the runs", pl->fraction * 100.0);
-    printf(" (seeds %s: %d run%s per size)\n\n", pl->seeds, n, n == 1 ? "" : "s");
-    printf("  %-6s  %-6s  %-14s  %-14s  %-14s\n", "nodes", "holds", "mean", "best", "worst");
+    printf(" (seed%s %s, %d run%s per size)\n\n", strpbrk(pl->seeds, ",-") ? "s" : "", pl->seeds, n,
+           n == 1 ? "" : "s");
+    printf("  %-6s  %-6s  %-14s  %-14s  %s\n", pl->autoscaled ? "max" : "nodes", "holds", "mean", "best", "worst");
     for (int i = 0; i < pl->npts; i++) {
         const struct point *p = &pl->pts[i];
         double mean, lo, hi;
@@ -350,13 +354,15 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
         gs_cli_format_metric(pl->metric, up ? lo : hi, c, sizeof c);
         char hs[32];
         snprintf(hs, sizeof hs, "%d/%d", p->holds, p->runs);
-        printf("  %-6d  %-6s  %-14s  %-14s  %-14s%s\n", p->nodes, hs, a, b, c,
-               p->nodes == answer ? "  <- answer" : "");
+        if (p->nodes == answer)
+            printf("  %-6d  %-6s  %-14s  %-14s  %-14s  <- answer\n", p->nodes, hs, a, b, c);
+        else
+            printf("  %-6d  %-6s  %-14s  %-14s  %s\n", p->nodes, hs, a, b, c);
     }
     putchar('\n');
     if (answer < 0) {
-        printf("answer: none: the objective does not hold with %d nodes, the largest size searched "
-               "(--max)\n", max_tried);
+        printf("answer: none: the objective does not hold with %s%d nodes, the largest size searched "
+               "(--max)\n", pl->autoscaled ? "at most " : "", max_tried);
         return;
     }
     const struct point *at = NULL, *below = NULL;
@@ -371,8 +377,11 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
     int up = pl->op == OP_GT || pl->op == OP_GE;
     gs_cli_format_metric(pl->metric, mean, a, sizeof a);
     gs_cli_format_metric(pl->metric, up ? lo : hi, b, sizeof b);
-    printf("answer: %d node%s in pool %s: %s is %s on average, %s at worst", answer, answer == 1 ? "" : "s",
-           pool, pl->metric, a, b);
+    if (pl->autoscaled)
+        printf("answer: maxSize %d for node group %s: %s is %s on average, %s at worst", answer, pool, pl->metric, a, b);
+    else
+        printf("answer: %d node%s in pool %s: %s is %s on average, %s at worst", answer, answer == 1 ? "" : "s",
+               pool, pl->metric, a, b);
     if (below) {
         stats(below, &mean, &lo, &hi);
         gs_cli_format_metric(pl->metric, mean, a, sizeof a);
@@ -511,6 +520,7 @@ int gs_cmd_plan(int argc, char **argv)
     if (!pl.seeds)
         pl.seeds = pl.own_seed;
     gs_scenario_free(&sc);
+    pl.autoscaled = autoscaled;
     snprintf(pl.param, sizeof pl.param, "cluster.nodePools[%d].%s", idx, autoscaled ? "autoscaling.maxSize" : "count");
     /* An autoscaled pool's maxSize may not be below its count (nor its minSize). */
     if (minv < 0)
@@ -527,7 +537,10 @@ int gs_cmd_plan(int argc, char **argv)
         fprintf(stderr, "gpusim: plan: cannot make a temporary directory: %s\n", strerror(errno));
         goto done;
     }
-    fprintf(stderr, "gpusim: plan: varying %s from %ld%s%s\n", pl.param, minv, maxv >= 0 ? " to " : " upward", "");
+    if (maxv >= 0)
+        fprintf(stderr, "gpusim: plan: varying %s from %ld to %ld\n", pl.param, minv, maxv);
+    else
+        fprintf(stderr, "gpusim: plan: varying %s from %ld upward\n", pl.param, minv);
 
     /* Bracket: lo fails (or is below the range), hi passes. */
     const struct point *p;

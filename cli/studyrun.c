@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "base/alloc.h"
 #include "base/array.h"
 #include "models/quantity.h"
@@ -79,6 +81,77 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The run index of each trace file named in a sweep manifest of `dir` (sweep.json, or a shard's
+ * sweep-K-of-N.json: docs/sweep.md); -1 for files no manifest names. */
+static long manifest_index(json_t *const *mans, int nman, const char *file)
+{
+    for (int m = 0; m < nman; m++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(mans[m], "runs"), i, r)
+        {
+            const char *f = json_string_value(json_object_get(r, "file"));
+            json_t *idx = json_object_get(r, "index");
+            if (f && json_is_integer(idx) && strcmp(f, file) == 0)
+                return (long)json_integer_value(idx);
+        }
+    }
+    return -1;
+}
+
+struct ordered {
+    char *path;
+    long index;
+};
+
+static int cmp_ordered(const void *a, const void *b)
+{
+    const struct ordered *x = a, *y = b;
+    if ((x->index < 0) != (y->index < 0))
+        return x->index < 0 ? 1 : -1; /* files of the sweep first */
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+/* Reorders the sorted paths `v` of `dir` into the run order of the sweep whose manifest the
+ * directory holds (the first --vary value first); leaves them sorted by name without one. */
+static void sweep_order(const char *dir, char **v, int n)
+{
+    json_t *mans[64];
+    int nman = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && nman < 64) {
+        size_t l = strlen(e->d_name);
+        if (strncmp(e->d_name, "sweep", 5) != 0 || l < 10 || strcmp(e->d_name + l - 5, ".json") != 0)
+            continue;
+        char p[PATH_MAX];
+        if (snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= (int)sizeof p)
+            continue;
+        json_t *j = json_load_file(p, 0, NULL);
+        if (j)
+            mans[nman++] = j;
+    }
+    closedir(d);
+    struct ordered *o = nman ? gs_calloc((size_t)n, sizeof *o) : NULL;
+    if (o) {
+        for (int i = 0; i < n; i++) {
+            const char *base = strrchr(v[i], '/');
+            o[i].path = v[i];
+            o[i].index = manifest_index(mans, nman, base ? base + 1 : v[i]);
+        }
+        qsort(o, (size_t)n, sizeof *o, cmp_ordered);
+        for (int i = 0; i < n; i++)
+            v[i] = o[i].path;
+        gs_free(o);
+    }
+    for (int m = 0; m < nman; m++)
+        json_decref(mans[m]);
+}
+
 void gs_cli_free_paths(char **paths, int n)
 {
     for (int i = 0; i < n; i++)
@@ -116,6 +189,8 @@ int gs_cli_list_traces(const char *dir, char ***paths)
     closedir(d);
     if (n > 1)
         qsort(v, (size_t)n, sizeof *v, cmp_str);
+    if (n > 1)
+        sweep_order(dir, v, n);
     *paths = v;
     return n;
 oom:

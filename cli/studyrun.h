@@ -17,7 +17,9 @@ int gs_cli_run_self(const char **args, const char *log);
 /* Copies the file `log` to stderr, each line indented by two spaces (nothing when unreadable). */
 void gs_cli_print_log(const char *log);
 
-/* The traces of `dir`: every regular `*.db` file (not `*.db.partial`), sorted by name, as
+/* The traces of `dir`: every regular `*.db` file (not `*.db.partial`), in the run order of the
+ * sweep when the directory holds its manifest (sweep.json or sweep-K-of-N.json; files it does not
+ * name last), else sorted by name, as
  * gs_strdup'd paths `dir/name` in a gs_malloc'd array the caller frees with
  * gs_cli_free_paths. Returns the count, or -1 when the directory cannot be read (errno set). */
 int gs_cli_list_traces(const char *dir, char ***paths);

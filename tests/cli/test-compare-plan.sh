@@ -77,6 +77,12 @@ if "$bin" plan "$tmp/waves.yaml" --pool a100 --objective 'max(timeToSchedule) < 
 fi
 expect "$tmp/pool.err" 'no node pool of that name under cluster.nodePools; its pools are: cpu h100'
 
+# An autoscaled pool: plan answers for its maxSize (12 burst pods of 8 GPUs, one per node).
+"$bin" plan "$here/scenarios/planning/autoscale-precompiled.yaml" --pool h100 --objective 'p95(timeToSchedule) < 6m' \
+  --max 16 >"$tmp/as.txt" 2>"$tmp/as.err" || { echo "FAIL: plan (autoscaled) exit $?"; cat "$tmp/as.err"; fail=1; }
+expect "$tmp/as.err" 'varying cluster.nodePools\[1\].autoscaling.maxSize from 1 to 16'
+expect "$tmp/as.txt" '^answer: maxSize 12 for node group h100: .*; with 11 it holds in 0 of 1 run'
+
 # 2. compare: two sizes x three seeds of a random scenario; check each group's mean and CI
 #    half-width (t quantile 0.975, 2 degrees of freedom) against the per-run values.
 cat >"$tmp/poisson.yaml" <<'YAML'
@@ -109,7 +115,7 @@ expect "$tmp/cmp.txt" '^p95\(timeToSchedule\) '
 "$bin" compare "$tmp/runs" --format json --metric 'p95(timeToSchedule)' --metric pendingGpuHours >"$tmp/cmp.json"
 "$bin" compare "$tmp/runs" --format csv >"$tmp/cmp.csv"
 expect "$tmp/cmp.csv" '^group,metric,n,mean,sd,ci95,diff,diffPct$'
-expect "$tmp/cmp.csv" '^count=2,p95\(timeToSchedule\),3,[0-9.e+-]+,[0-9.e+-]*,[0-9.e+-]*,0,0$'
+expect "$tmp/cmp.csv" '^count=1,p95\(timeToSchedule\),3,[0-9.e+-]+,[0-9.e+-]*,[0-9.e+-]*,0,0$'
 if command -v python3 >/dev/null; then
   python3 - "$tmp/cmp.json" "$tmp/runs" <<'PY' || fail=1
 import json, math, sqlite3, sys, statistics
@@ -138,11 +144,16 @@ assert abs(other["diff"] - (other["mean"] - base)) < 1e-6
 PY
 fi
 
-# 3. compare scenarios: runs them first, then the same table (the teaching pair)
+# 3. compare scenarios: runs them first, then the same table (the teaching pair); --vary runs a
+#    scenario once per value, in the sweep's order (the first value is the baseline)
 "$bin" compare "$here/scenarios/teaching/spread.yaml" "$here/scenarios/teaching/binpack.yaml" --jobs 2 \
   --metric pendingAtEnd --metric 'max(timeToSchedule)' >"$tmp/sb.txt" 2>"$tmp/sb.err"
 expect "$tmp/sb.txt" '^metric +spread \(baseline\) +binpack$'
 expect "$tmp/sb.txt" '^pendingAtEnd +1 +0 \(-1 -100.0%\)$'
+"$bin" compare "$tmp/waves.yaml" --vary 'cluster.nodePools[1].count=8,7' --metric 'p95(timeToSchedule)' \
+  --format csv >"$tmp/vary.csv" 2>/dev/null
+expect "$tmp/vary.csv" '^count=8,p95\(timeToSchedule\),1,0,,,0,$'
+expect "$tmp/vary.csv" '^count=7,p95\(timeToSchedule\),1,2340,,,2340,$'
 if "$bin" compare "$tmp/runs" --baseline nope >/dev/null 2>"$tmp/b.err"; then echo "FAIL: bad baseline accepted"; fail=1; fi
 expect "$tmp/b.err" '--baseline nope: no such group'
 exit $fail
