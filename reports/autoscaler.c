@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "models/quantity.h"
 #include "reports/open.h"
 
 /* Rows listed in the summary before "... and N more". */
@@ -56,15 +57,10 @@ int gs_report_autoscaler_counts(sqlite3 *db, struct gs_autoscaler_counts *out)
     return rc == SQLITE_DONE ? 1 : GS_ESQL;
 }
 
+/* A duration in whole seconds, as Go prints it: "10m0s", "1h2m3s" (models/quantity.h). */
 static void fmt_time(int64_t us, char *buf, size_t n)
 {
-    long long s = (long long)(us / 1000000);
-    if (s >= 3600)
-        snprintf(buf, n, "%lldh%lldm%llds", s / 3600, s % 3600 / 60, s % 60);
-    else if (s >= 60)
-        snprintf(buf, n, "%lldm%llds", s / 60, s % 60);
-    else
-        snprintf(buf, n, "%llds", s);
+    gs_duration_format(us - us % 1000000, buf, n);
 }
 
 int gs_report_autoscaler(sqlite3 *db, FILE *out, char *errbuf, int errlen)

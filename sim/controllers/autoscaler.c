@@ -54,6 +54,7 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "base/error.h"
+#include "models/quantity.h"
 #include "base/intern.h"
 #include "models/sched/sched.h"
 #include "sim/autoscaler.h"
@@ -120,15 +121,10 @@ struct as {
 
 /* ------------------------------------------------------------------ small helpers */
 
+/* A duration in whole seconds, as Go prints it: "10m0s", "1h2m3s" (models/quantity.h). */
 static void fmt_dur(gs_time us, char *buf, size_t n)
 {
-    long long s = (long long)(us / 1000000);
-    if (s >= 3600)
-        snprintf(buf, n, "%lldh%lldm%llds", s / 3600, s % 3600 / 60, s % 60);
-    else if (s >= 60)
-        snprintf(buf, n, "%lldm%llds", s / 60, s % 60);
-    else
-        snprintf(buf, n, "%llds", s);
+    gs_duration_format(us - us % 1000000, buf, n);
 }
 
 static gs_time draw(struct gs_cluster *c, const struct gs_dur *d)
