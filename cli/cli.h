@@ -2,6 +2,8 @@
 #ifndef GPUSIM_CLI_H
 #define GPUSIM_CLI_H
 
+#include <stdint.h>
+
 #include "base/error.h"
 
 /* Exit codes (DESIGN.md "Rules of the house"). */
@@ -39,6 +41,11 @@ struct gs_scenario;
 /* Print the warnings of a loaded scenario (sc->dp.warnings: keys the device plugin ignores) as
  * `gpusim: file:line:col: warning: msg` on stderr, in file order (cli/warnings.c). */
 void gs_cli_scenario_warnings(const struct gs_scenario *sc);
+
+/* Parse a --seeds argument, `A-B` or `A,B,...` or both (`1-5,9`), into seeds[0..*n): distinct
+ * integers 0..INT64_MAX, at most `max`. Returns 0, or -1 for anything else (empty, a sign, a
+ * reversed range, a repeated seed, a trailing comma, more than `max`) (cli/seeds.c). */
+int gs_cli_parse_seeds(const char *s, uint64_t *seeds, int max, int *n);
 
 /* True when argv[i] is -h or --help. */
 int gs_cli_is_help(const char *arg);

@@ -255,43 +255,6 @@ static char *value_name(const char *value)
     return gs_strdup(buf);
 }
 
-static int parse_seeds(const char *s, uint64_t *seeds, int *n)
-{
-    *n = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        errno = 0;
-        if (*p < '0' || *p > '9')
-            return -1;
-        unsigned long long a = strtoull(p, &end, 10), b = a;
-        if (errno || a > INT64_MAX)
-            return -1;
-        if (*end == '-') {
-            p = end + 1;
-            if (*p < '0' || *p > '9')
-                return -1;
-            b = strtoull(p, &end, 10);
-            if (errno || b < a || b > INT64_MAX)
-                return -1;
-        }
-        for (unsigned long long x = a; x <= b; x++) {
-            if (*n >= MAX_SEEDS)
-                return -1;
-            for (int i = 0; i < *n; i++)
-                if (seeds[i] == x)
-                    return -1;
-            seeds[(*n)++] = x;
-        }
-        if (*end == ',' && end[1])
-            end++;
-        else if (*end)
-            return -1;
-        p = end;
-    }
-    return *n > 0 ? 0 : -1;
-}
-
 /* --shard K/N or auto/N into *k (1-based) and *n. Returns 0 or prints the error and returns -1. */
 static int parse_shard(const char *s, int *k, int *n)
 {
@@ -1020,7 +983,7 @@ int gs_cmd_sweep(int argc, char **argv)
     }
     static uint64_t seeds[MAX_SEEDS];
     s->seeds = seeds;
-    if (seeds_arg && parse_seeds(seeds_arg, seeds, &s->nseeds)) {
+    if (seeds_arg && gs_cli_parse_seeds(seeds_arg, seeds, MAX_SEEDS, &s->nseeds)) {
         fprintf(stderr, "gpusim sweep: --seeds '%s': expected A-B or A,B,... of distinct non-negative "
                         "integers (at most %d)\n", seeds_arg, MAX_SEEDS);
         return GS_EXIT_USAGE;

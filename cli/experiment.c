@@ -54,37 +54,6 @@ static const double authors_mean[2][GS_FGD_NPOLICIES] = {{13.70, 9.38, 8.35, 8.2
 static const double authors_sd[2][GS_FGD_NPOLICIES] = {{0.33, 0.19, 0.61, 0.53, 0.14, 0.11},
                                                        {0.32, 0.20, 0.62, 0.54, 0.13, 0.08}};
 
-static int parse_seeds(const char *s, uint64_t *seeds, int *n)
-{
-    *n = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        errno = 0;
-        unsigned long long a = strtoull(p, &end, 10);
-        if (end == p || errno)
-            return -1;
-        unsigned long long b = a;
-        if (*end == '-') {
-            p = end + 1;
-            b = strtoull(p, &end, 10);
-            if (end == p || errno || b < a)
-                return -1;
-        }
-        for (unsigned long long x = a; x <= b; x++) {
-            if (*n >= MAX_SEEDS)
-                return -1;
-            seeds[(*n)++] = x;
-        }
-        if (*end == ',')
-            end++;
-        else if (*end)
-            return -1;
-        p = end;
-    }
-    return *n > 0 ? 0 : -1;
-}
-
 static int parse_policies(const char *s, int *pol, int *n)
 {
     *n = 0;
@@ -290,8 +259,9 @@ static int cmd_fgd(int argc, char **argv)
     }
     static uint64_t seeds[MAX_SEEDS];
     int nseeds, pol[GS_FGD_NPOLICIES], npol;
-    if (parse_seeds(seeds_s, seeds, &nseeds)) {
-        fprintf(stderr, "gpusim experiment fgd: --seeds %s: expected A-B or A,B,... (at most %d seeds)\n",
+    if (gs_cli_parse_seeds(seeds_s, seeds, MAX_SEEDS, &nseeds)) {
+        fprintf(stderr, "gpusim experiment fgd: --seeds %s: expected A-B or A,B,... of distinct non-negative integers "
+                        "(at most %d)\n",
                 seeds_s, MAX_SEEDS);
         return GS_EXIT_USAGE;
     }
