@@ -38,8 +38,8 @@ struct pool_acc {
     /* GPU-time over samples (as sim/metrics.c integrates them) */
     bool has;
     gs_time t;
-    int64_t alloc, allocatable, ready;
-    double alloc_us, allocatable_us;
+    int64_t alloc, allocatable, ready, held; /* held: gpus_held_by_incomplete_groups */
+    double alloc_us, allocatable_us, held_us;
 };
 
 static int sql_err(struct study *s)
@@ -303,19 +303,21 @@ static struct pool_acc *pool_find(struct pool_acc *pools, int n, const char *nam
     return NULL;
 }
 
-static void integrate(struct pool_acc *a, gs_time t, int64_t alloc, int64_t allocatable, int64_t ready)
+static void integrate(struct pool_acc *a, gs_time t, int64_t alloc, int64_t allocatable, int64_t ready, int64_t held)
 {
     if (a->has) {
         double dt = (double)(t - a->t);
         a->alloc_us += (double)a->alloc * dt;
         a->allocatable_us += (double)a->allocatable * dt;
         a->node_ready_us += (double)a->ready * dt;
+        a->held_us += (double)a->held * dt;
     }
     a->has = true;
     a->t = t;
     a->alloc = alloc;
     a->allocatable = allocatable;
     a->ready = ready;
+    a->held = held;
 }
 
 static int pools_section(struct study *s, json_t *doc, bool *bad)
@@ -323,6 +325,16 @@ static int pools_section(struct study *s, json_t *doc, bool *bad)
     struct pool_acc *pools = NULL, cluster = {0};
     int n = 0, cap = 0, rc = 0;
     sqlite3_stmt *st;
+    /* PodGroups: a pod of one, or a PodGroup manifest (sim: the world has a group) */
+    bool had_groups = false;
+    rc = prep(s,
+              "SELECT EXISTS (SELECT 1 FROM pod WHERE pod_group IS NOT NULL)"
+              " OR EXISTS (SELECT 1 FROM object WHERE kind = 'PodGroup')",
+              &st);
+    if (rc)
+        return rc;
+    had_groups = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
     /* the pools in the order the run lists them (its samples'), then any other pool of a node */
     rc = prep(s,
               "SELECT pool FROM (SELECT pool, 0 AS src, min(rowid) AS o FROM sample WHERE pool <> '' GROUP BY pool"
@@ -384,8 +396,8 @@ static int pools_section(struct study *s, json_t *doc, bool *bad)
     /* GPU-time (and nodes ready) over the samples up to the end */
     if (!rc)
         rc = prep(s,
-                  "SELECT pool, t_us, gpus_allocated, gpus_allocatable, nodes_ready FROM sample WHERE t_us <= ?1"
-                  " ORDER BY t_us, rowid",
+                  "SELECT pool, t_us, gpus_allocated, gpus_allocatable, nodes_ready,"
+                  " coalesce(gpus_held_by_incomplete_groups, 0) FROM sample WHERE t_us <= ?1 ORDER BY t_us, rowid",
                   &st);
     if (!rc) {
         sqlite3_bind_int64(st, 1, s->end);
@@ -395,7 +407,7 @@ static int pools_section(struct study *s, json_t *doc, bool *bad)
             struct pool_acc *a = pool && pool[0] ? pool_find(pools, n, pool) : &cluster;
             if (a)
                 integrate(a, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
-                          sqlite3_column_int64(st, 4));
+                          sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5));
         }
         rc = src == SQLITE_DONE ? 0 : sql_err(s);
         sqlite3_finalize(st);
@@ -410,7 +422,7 @@ static int pools_section(struct study *s, json_t *doc, bool *bad)
     for (int i = -1; i < n; i++) {
         struct pool_acc *a = i < 0 ? &cluster : &pools[i];
         if (a->has && s->end > a->t)
-            integrate(a, s->end, 0, 0, 0);
+            integrate(a, s->end, 0, 0, 0, 0);
     }
     json_t *po = json_object(), *co = json_object();
     put(doc, "pools", po, bad);
@@ -444,6 +456,9 @@ static int pools_section(struct study *s, json_t *doc, bool *bad)
         put(co, "gpuUtilisation",
             cluster.allocatable_us > 0 ? json_real(cluster.alloc_us / cluster.allocatable_us) : json_null(), bad);
         put(co, "cost", priced ? json_real(cost) : json_null(), bad);
+        put(co, "gpuHoursAllocated", json_real(cluster.alloc_us / 3.6e9), bad);
+        /* sample-based, as sim/check.c's stat: check (sim/metrics.h struct gs_gpu_time) */
+        put(co, "incompleteGroupGpuHours", had_groups ? json_real(cluster.held_us / 3.6e9) : json_null(), bad);
     }
     for (int i = 0; i < n; i++)
         gs_free(pools[i].name);
@@ -604,6 +619,13 @@ int gs_study_metric(const json_t *doc, const char *expr, double *out, char *err,
         return 0;
     case GS_OBJ_COST:
         *out = jnum(json_object_get(o.scope == GS_OBJ_POOL ? base : json_object_get(doc, "cluster"), "cost"));
+        return 0;
+    case GS_OBJ_GPU_HOURS_ALLOCATED:
+        *out = jnum(json_object_get(o.scope == GS_OBJ_POOL ? base : json_object_get(doc, "cluster"),
+                                    "gpuHoursAllocated"));
+        return 0;
+    case GS_OBJ_INCOMPLETE_GROUP_GPU_HOURS:
+        *out = jnum(json_object_get(json_object_get(doc, "cluster"), "incompleteGroupGpuHours"));
         return 0;
     }
     return metric_err(err, errlen, "unknown metric");
@@ -827,6 +849,10 @@ int gs_study_print_text(const json_t *doc, FILE *out)
         if (isfinite(cost))
             fprintf(out, ", cost %.2f", cost);
         fputc('\n', out);
+        /* only when the run had PodGroups (null otherwise) */
+        double held = jnum(json_object_get(cl, "incompleteGroupGpuHours"));
+        if (isfinite(held))
+            fprintf(out, "  held by incomplete PodGroups (fewer than minMember pods Running): %.2f GPU-hours\n", held);
     }
     return ferror(out) ? GS_EIO : 0;
 }

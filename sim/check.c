@@ -572,6 +572,26 @@ static double stat_value(struct gs_cluster *c, const struct gs_objective *o, con
         }
         return g->allocated_us / g->allocatable_us;
     }
+    case GS_OBJ_GPU_HOURS_ALLOCATED: {
+        /* the whole-cluster samples (or the pool's), as the report's cluster.gpuHoursAllocated */
+        int pool = o->scope == GS_OBJ_POOL ? pool_index(c, o->scope_value) : -1;
+        if (o->scope == GS_OBJ_POOL && pool < 0) {
+            *why = "no such pool";
+            return NAN;
+        }
+        const struct gs_gpu_time *g = gs_metrics_gpu_time(c, pool);
+        return g ? g->allocated_us / 3.6e9 : 0.0;
+    }
+    case GS_OBJ_INCOMPLETE_GROUP_GPU_HOURS: {
+        /* gpus_held_by_incomplete_groups over the whole-cluster samples (sim/metrics.h), as the
+         * report integrates the trace's rows: the same value to the last bit */
+        if (w->ngroups == 0) {
+            *why = "the run had no PodGroup";
+            return NAN;
+        }
+        const struct gs_gpu_time *g = gs_metrics_gpu_time(c, -1);
+        return g ? g->held_incomplete_us / 3.6e9 : 0.0;
+    }
     case GS_OBJ_NODE_HOURS:
         return (double)node_us(c, o->scope == GS_OBJ_POOL ? pool_index(c, o->scope_value) : -1, end) / 3.6e9;
     case GS_OBJ_COST: {

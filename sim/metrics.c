@@ -103,11 +103,13 @@ static void integrate(struct gs_cluster *c, int slot, const struct gs_metrics *m
         double dt = (double)(m->t - g->t);
         g->allocated_us += (double)g->allocated * dt;
         g->allocatable_us += (double)g->allocatable * dt;
+        g->held_incomplete_us += (double)g->held_incomplete * dt;
     }
     g->has = true;
     g->t = m->t;
     g->allocated = m->gpus_allocated;
     g->allocatable = m->gpus_allocatable;
+    g->held_incomplete = m->gpus_held_by_incomplete_groups;
 }
 
 const struct gs_gpu_time *gs_metrics_gpu_time(const struct gs_cluster *c, int pool)

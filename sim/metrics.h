@@ -59,14 +59,17 @@ int gs_metrics_sample(struct gs_cluster *c, gs_time t);
  * GS_ESQL. */
 int gs_metrics_final_sample(struct gs_cluster *c, gs_time t);
 
-/* GPU-time over the samples so far, for the study metrics (sim/objective.h, utilisation): each
- * sample's gpus_allocated and gpus_allocatable hold until the next sample, as the report
- * integrates the trace's sample rows (reports/study.c), in the same order and arithmetic. */
+/* GPU-time over the samples so far, for the study metrics (sim/objective.h: utilisation,
+ * gpuHoursAllocated, incompleteGroupGpuHours): each sample's gpus_allocated, gpus_allocatable
+ * and gpus_held_by_incomplete_groups hold until the next sample, as the report integrates the
+ * trace's sample rows (reports/study.c), in the same order and arithmetic, so a `stat:` check
+ * and the report of its trace agree exactly. */
 struct gs_gpu_time {
     bool has;                 /* a sample was taken */
     gs_time t;                /* the latest sample's time */
-    int64_t allocated, allocatable;      /* its values */
-    double allocated_us, allocatable_us; /* GPU-µs up to t */
+    int64_t allocated, allocatable, held_incomplete; /* its values */
+    double allocated_us, allocatable_us;             /* GPU-µs up to t */
+    double held_incomplete_us; /* GPU-µs held by incomplete PodGroups up to t (0 in pool slots) */
 };
 
 /* The GPU-time of the whole cluster (pool -1) or of pool `pool` up to the latest sample; NULL

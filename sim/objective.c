@@ -17,12 +17,14 @@
 
 static const char *const stat_names[] = {"p50", "p90", "p95", "p99", "max", "mean", NULL};
 static const char *const metric_names[] = {"timeToSchedule",  "timeToRunning", "pendingAtEnd", "pendingGpuHours",
-                                           "utilisation",     "nodeHours",     "cost",         NULL};
+                                           "utilisation",     "nodeHours",     "cost",         "gpuHoursAllocated",
+                                           "incompleteGroupGpuHours", NULL};
 static const char *const scope_names[] = {"", "workload", "priority", "pool", NULL};
 /* every word a name may start with, for suggestions */
 static const char *const all_heads[] = {"p50",          "p90",          "p95",   "p99",         "max",
                                         "mean",         "pendingAtEnd", "pendingGpuHours", "utilisation",
-                                        "nodeHours",    "cost",         NULL};
+                                        "nodeHours",    "cost",         "gpuHoursAllocated",
+                                        "incompleteGroupGpuHours", NULL};
 
 #define SHOWN 120 /* characters of the expression quoted in an error */
 
@@ -162,14 +164,15 @@ int gs_objective_parse(const char *expr, struct gs_objective *o, char *err, size
     int m = find(head, metric_names);
     if (m < 0)
         return fail(err, errlen, "unknown metric '%s' in '%.*s'%s: expected p50, p90, p95, p99, max or mean of "
-                    "timeToSchedule or timeToRunning, pendingAtEnd, pendingGpuHours, utilisation, nodeHours or cost",
+                    "timeToSchedule or timeToRunning, pendingAtEnd, pendingGpuHours, utilisation, nodeHours, cost, "
+                    "gpuHoursAllocated or incompleteGroupGpuHours",
                     head, SHOWN, expr, hint(head, all_heads, h, sizeof h));
     if (m == GS_OBJ_TIME_TO_SCHEDULE || m == GS_OBJ_TIME_TO_RUNNING)
         return fail(err, errlen, "'%s' needs a statistic: p50(%s), p90, p95, p99, max or mean", head, head);
     o->stat = GS_OBJ_VALUE;
     o->metric = (enum gs_obj_metric)m;
     unsigned allowed = m == GS_OBJ_PENDING_AT_END      ? (1u << GS_OBJ_WORKLOAD | 1u << GS_OBJ_PRIORITY)
-                       : m == GS_OBJ_PENDING_GPU_HOURS ? 0u
+                       : m == GS_OBJ_PENDING_GPU_HOURS || m == GS_OBJ_INCOMPLETE_GROUP_GPU_HOURS ? 0u
                                                        : 1u << GS_OBJ_POOL;
     if (nargs == 2)
         return fail(err, errlen, "'%s' takes at most one scope, in '%.*s'", head, SHOWN, expr);

@@ -8,6 +8,11 @@
  *   pendingGpuHours                                GPUs × hours pods waited unbound
  *   utilisation[(pool=NAME)]                       time-weighted allocated / allocatable GPUs
  *   nodeHours[(pool=NAME)]   cost[(pool=NAME)]     node-hours from joining to deletion or the end
+ *   gpuHoursAllocated[(pool=NAME)]                 GPU-hours allocated (samples' gpus_allocated)
+ *   incompleteGroupGpuHours                        GPU-hours held by PodGroups with fewer than
+ *                                                  minMember pods Running (samples'
+ *                                                  gpus_held_by_incomplete_groups); no value
+ *                                                  when the run had no PodGroup
  *
  * gs_objective_parse turns such a name into a struct gs_objective; reports/study.c looks the
  * value up in the report's JSON document (gs_study_metric), sim/check.c computes it at the end
@@ -43,6 +48,8 @@ enum gs_obj_metric {
     GS_OBJ_UTILISATION,      /* 0..1 */
     GS_OBJ_NODE_HOURS,
     GS_OBJ_COST,
+    GS_OBJ_GPU_HOURS_ALLOCATED,        /* GPU-hours */
+    GS_OBJ_INCOMPLETE_GROUP_GPU_HOURS, /* GPU-hours */
 };
 
 enum gs_obj_scope { GS_OBJ_CLUSTER, GS_OBJ_WORKLOAD, GS_OBJ_PRIORITY, GS_OBJ_POOL };

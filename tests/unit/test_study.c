@@ -109,15 +109,34 @@ Test(study, objective_names)
     o = parse_ok("nodeHours");
     o = parse_ok("cost(pool=a)");
     o = parse_ok("pendingAtEnd(workload=w)");
+    o = parse_ok("incompleteGroupGpuHours");
+    cr_assert(eq(int, o.metric, GS_OBJ_INCOMPLETE_GROUP_GPU_HOURS));
+    cr_assert(eq(int, o.stat, GS_OBJ_VALUE));
+    cr_assert(not(gs_objective_is_time(&o)));
+    gs_objective_format(&o, buf, sizeof buf);
+    cr_assert(eq(str, buf, "incompleteGroupGpuHours"));
+    o = parse_ok("gpuHoursAllocated(pool=h100)");
+    cr_assert(eq(int, o.metric, GS_OBJ_GPU_HOURS_ALLOCATED));
+    cr_assert(eq(int, o.scope, GS_OBJ_POOL));
+    gs_objective_format(&o, buf, sizeof buf);
+    cr_assert(eq(str, buf, "gpuHoursAllocated(pool=h100)"));
+    parse_err("incompleteGroupGpuHours(pool=a)", "'incompleteGroupGpuHours' takes no scope, not pool= (in "
+                                                 "'incompleteGroupGpuHours(pool=a)')");
+    parse_err("incompleteGroupGPUHours", "unknown metric 'incompleteGroupGPUHours' in 'incompleteGroupGPUHours' (did "
+                                         "you mean 'incompleteGroupGpuHours'?): expected p50, p90, p95, p99, max or "
+                                         "mean of timeToSchedule or timeToRunning, pendingAtEnd, pendingGpuHours, "
+                                         "utilisation, nodeHours, cost, gpuHoursAllocated or incompleteGroupGpuHours");
 
     parse_err("p95(timeToSchedul)", "unknown metric 'timeToSchedul' in 'p95(timeToSchedul)' (did you mean "
                                     "'timeToSchedule'?): p95 takes timeToSchedule or timeToRunning");
     parse_err("p96(timeToSchedule)", "unknown metric 'p96' in 'p96(timeToSchedule)' (did you mean 'p90'?): expected "
                                      "p50, p90, p95, p99, max or mean of timeToSchedule or timeToRunning, "
-                                     "pendingAtEnd, pendingGpuHours, utilisation, nodeHours or cost");
+                                     "pendingAtEnd, pendingGpuHours, utilisation, nodeHours, cost, gpuHoursAllocated or "
+                                     "incompleteGroupGpuHours");
     parse_err("utilization", "unknown metric 'utilization' in 'utilization' (did you mean 'utilisation'?): expected "
                              "p50, p90, p95, p99, max or mean of timeToSchedule or timeToRunning, pendingAtEnd, "
-                             "pendingGpuHours, utilisation, nodeHours or cost");
+                             "pendingGpuHours, utilisation, nodeHours, cost, gpuHoursAllocated or "
+                             "incompleteGroupGpuHours");
     parse_err("timeToSchedule", "'timeToSchedule' needs a statistic: p50(timeToSchedule), p90, p95, p99, max or mean");
     parse_err("p95", "'p95' needs a metric: p95(timeToSchedule) or p95(timeToRunning)");
     parse_err("p95(pendingGpuHours)", "'pendingGpuHours' is one number: write 'pendingGpuHours', not "
@@ -252,6 +271,14 @@ Test(study, document_by_hand)
     cr_assert(ieee_ulp_eq(dbl, metric(doc, "utilisation(pool=h100)"), 2.0 / 3.0, 4));
     cr_assert(isnan(metric(doc, "utilisation(pool=cpu)")));
     cr_assert(ieee_ulp_eq(dbl, num(json_object_get(doc, "pools"), "h100", "gpuHoursAllocatable"), 4.0, 4));
+    /* GPU-hours allocated, whole-cluster rows: 8 x 600 s + 8 x 600 s = 9600 GPU-s */
+    cr_assert(ieee_ulp_eq(dbl, metric(doc, "gpuHoursAllocated"), 9600.0 / 3600, 4));
+    cr_assert(ieee_ulp_eq(dbl, metric(doc, "gpuHoursAllocated(pool=h100)"), 9600.0 / 3600, 4));
+    cr_assert(eq(dbl, metric(doc, "gpuHoursAllocated(pool=cpu)"), 0.0));
+    /* no pod of a PodGroup and no PodGroup object: no value */
+    bool held_null = json_is_null(json_object_get(json_object_get(doc, "cluster"), "incompleteGroupGpuHours"));
+    cr_assert(held_null);
+    cr_assert(isnan(metric(doc, "incompleteGroupGpuHours")));
     /* the run: what made it */
     const json_t *run = json_object_get(doc, "run");
     cr_assert(eq(str, (char *)json_string_value(json_object_get(run, "command")),
@@ -516,5 +543,161 @@ Test(study, incomplete_trace)
     /* 1 GPU x (5 + 30 + 40) s */
     cr_assert(ieee_ulp_eq(dbl, num(doc, "pendingGpuHours", NULL), 75.0 / 3600, 4));
     cr_assert(ieee_ulp_eq(dbl, metric(doc, "nodeHours"), 60.0 / 3600, 4));
+    json_decref(doc);
+}
+
+/* ------------------------------------------------------------------ incompleteGroupGpuHours */
+
+/* A trace by hand: a pod of PodGroup g, and whole-cluster samples of
+ * gpus_held_by_incomplete_groups 0 at 0 s, 16 at 100 s, 8 at 400 s (a per-pool row of 99 at
+ * 100 s, which does not count), to the end at 1000 s: 16 x 300 s + 8 x 600 s = 9600 GPU-s. */
+Test(study, incomplete_groups_by_hand)
+{
+    struct gs_trace *t = NULL;
+    char err[256] = "";
+    cr_assert(eq(int, gs_trace_open(path, GS_TRACE_EVENTS, &t, err, sizeof err), 0), "%s", err);
+    gs_trace_node(t, 0, "h100-0", "h100", "NVIDIA-H100-80GB-HBM3", 8);
+    gs_trace_node_event(t, 0, 0, "Joined", "h100", NULL);
+    struct gs_trace_pod p = {.id = 0, .name = "g-0", .workload = "g", .pod_group = "g", .gpu = 8,
+                             .created_us = 0, .scheduled_us = 0, .started_us = 0, .finished_us = -1,
+                             .node_id = 0, .phase = "Running"};
+    cr_assert(eq(int, gs_trace_pod(t, &p), 0));
+    static const struct {
+        int64_t t_s, held;
+        const char *pool;
+    } rows[] = {{0, 0, ""}, {100, 16, ""}, {100, 99, "h100"}, {400, 8, ""}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        struct gs_metrics m = {.t = GS_SEC(rows[i].t_s), .gpus_allocatable = 8, .gpus_allocated = 8,
+                               .gpus_held_by_incomplete_groups = rows[i].held, .frag_gpus = NAN};
+        cr_assert(eq(int, gs_trace_sample(t, rows[i].pool, &m), 0));
+    }
+    cr_assert(eq(int, gs_trace_close(t, "complete", GS_SEC(1000)), 0));
+    json_t *doc;
+    cr_assert(eq(int, gs_study_open(path, &doc, err, sizeof err), 0), "%s", err);
+    cr_assert(ieee_ulp_eq(dbl, num(doc, "cluster", "incompleteGroupGpuHours"), 9600.0 / 3600, 4));
+    cr_assert(ieee_ulp_eq(dbl, metric(doc, "incompleteGroupGpuHours"), 9600.0 / 3600, 4));
+    /* the text summary's utilisation section has the line */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    cr_assert(eq(int, gs_study_print_text(doc, m), 0));
+    fclose(m);
+    cr_assert(not(eq(ptr, strstr(buf, "  held by incomplete PodGroups (fewer than minMember pods Running): 2.67 "
+                                      "GPU-hours\n"), NULL)), "%s", buf);
+    free(buf);
+    json_decref(doc);
+}
+
+/* Run `scenario` with `sets`, into `trace`; the results and the checks' details stay in *sc
+ * (the caller frees it). */
+static void run_keep(const char *scenario, const char *trace, const char *const *sets, int nsets,
+                     struct gs_scenario *sc, struct gs_run_result *res)
+{
+    struct gs_error e = {0};
+    cr_assert(eq(int, gs_scenario_load(scenario, sets, nsets, -1, -1, sc, &e), 0), "%s:%d: %s", e.file, e.line,
+              e.msg);
+    struct gs_run_opts o = {.trace_path = trace, .trace_level = GS_TRACE_EVENTS, .command = "gpusim run x",
+                            .overrides = sets, .noverrides = nsets};
+    char err[256] = "";
+    cr_assert(eq(int, gs_run(sc, &o, res, err, sizeof err), 0), "%s", err);
+}
+
+/* scenarios/teaching/gang-deadlock.yaml, pod by pod: trainer-a-0 is bound at 0 s, trainer-b-0 at
+ * 1 s, -a-1 at 2 s, -b-1 at 3 s (8 GPUs each), and the third pods never fit, so both groups stay
+ * incomplete to the 1 h horizon. Samples every 10 s: the one at 0 s (taken after a-0's binding)
+ * sees 8 GPUs held, every later one 32. Sample-based: 8 x 10 s + 32 x 3590 s = 114960 GPU-s =
+ * 31.9333 GPU-hours; the report and a stat: check agree to the last bit. With a sample at
+ * every pod change (--sample-every-pod) it is the exact integral:
+ * 8 x (3600 + 3599 + 3598 + 3597) s = 115152 GPU-s = 31.9867 GPU-hours. */
+Test(study, incomplete_group_gpu_hours_gang_deadlock)
+{
+    const char *scn = GPUSIM_SOURCE_DIR "/scenarios/teaching/gang-deadlock.yaml";
+    const double want = 114960.0 / 3600;
+    char eq_set[128];
+    snprintf(eq_set, sizeof eq_set, "expect[8]={stat: incompleteGroupGpuHours, equals: %.17g}", want);
+    const char *sets[] = {eq_set, "expect[9]={stat: incompleteGroupGpuHours, max: 31.9}",
+                          "expect[10]={stat: gpuHoursAllocated, equals: 31.933333333333334}"};
+    struct gs_scenario sc;
+    struct gs_run_result res;
+    run_keep(scn, path, sets, 3, &sc, &res);
+    cr_assert(eq(int, res.checks_total, 11));
+    cr_assert(eq(int, res.checks_failed, 1));
+    cr_assert(eq(int, sc.expects[8].pass, 1), "%s", sc.expects[8].detail);
+    cr_assert(eq(str, (char *)sc.expects[8].detail, "value 31.9333"));
+    cr_assert(eq(int, sc.expects[9].pass, 0));
+    cr_assert(eq(str, (char *)sc.expects[9].what, "stat incompleteGroupGpuHours: max 31.9"));
+    cr_assert(eq(str, (char *)sc.expects[9].detail, "value 31.9333"));
+    cr_assert(eq(int, sc.expects[10].pass, 1), "%s", sc.expects[10].detail);
+    gs_scenario_free(&sc);
+    json_t *doc;
+    char err[256] = "";
+    cr_assert(eq(int, gs_study_open(path, &doc, err, sizeof err), 0), "%s", err);
+    cr_assert(eq(dbl, num(doc, "cluster", "incompleteGroupGpuHours"), want));
+    cr_assert(eq(dbl, metric(doc, "incompleteGroupGpuHours"), want));
+    /* every allocated GPU is held by an incomplete group (the notebook never finds one) */
+    cr_assert(eq(dbl, num(doc, "cluster", "gpuHoursAllocated"), want));
+    json_decref(doc);
+
+    /* a sample at every pod change: the exact integral, still one source for both */
+    char exact_set[128], trace2[160];
+    const double exact = 115152.0 / 3600;
+    snprintf(exact_set, sizeof exact_set, "expect[8]={stat: incompleteGroupGpuHours, equals: %.17g}", exact);
+    snprintf(trace2, sizeof trace2, "%s/every.db", dir);
+    struct gs_error e = {0};
+    const char *sets2[] = {exact_set};
+    cr_assert(eq(int, gs_scenario_load(scn, sets2, 1, -1, -1, &sc, &e), 0), "%s", e.msg);
+    struct gs_run_opts o = {.trace_path = trace2, .trace_level = GS_TRACE_EVENTS, .sample_every_pod = true};
+    cr_assert(eq(int, gs_run(&sc, &o, &res, err, sizeof err), 0), "%s", err);
+    cr_assert(eq(int, sc.expects[8].pass, 1), "%s", sc.expects[8].detail);
+    cr_assert(eq(int, res.checks_failed, 0));
+    gs_scenario_free(&sc);
+    cr_assert(eq(int, gs_study_open(trace2, &doc, err, sizeof err), 0), "%s", err);
+    cr_assert(ieee_ulp_eq(dbl, metric(doc, "incompleteGroupGpuHours"), exact, 4));
+    json_decref(doc);
+}
+
+/* The same jobs under gang admission (gang-deadlock-gang.yaml): trainer-a is placed whole, so no
+ * GPU is ever held by an incomplete group: 0 GPU-hours, not null (the run has PodGroups). A run
+ * without PodGroups has no value: null in the report, "no value" for a stat: check. */
+Test(study, incomplete_group_gpu_hours_gang_and_none)
+{
+    const char *sets[] = {"expect[9]={stat: incompleteGroupGpuHours, equals: 0}"};
+    struct gs_scenario sc;
+    struct gs_run_result res;
+    run_keep(GPUSIM_SOURCE_DIR "/scenarios/teaching/gang-deadlock-gang.yaml", path, sets, 1, &sc, &res);
+    cr_assert(eq(int, res.checks_failed, 0));
+    cr_assert(eq(str, (char *)sc.expects[9].detail, "value 0"));
+    gs_scenario_free(&sc);
+    json_t *doc;
+    char err[256] = "";
+    cr_assert(eq(int, gs_study_open(path, &doc, err, sizeof err), 0), "%s", err);
+    cr_assert(eq(dbl, num(doc, "cluster", "incompleteGroupGpuHours"), 0.0));
+    cr_assert(eq(dbl, metric(doc, "incompleteGroupGpuHours"), 0.0));
+    json_decref(doc);
+
+    char trace2[160];
+    snprintf(trace2, sizeof trace2, "%s/none.db", dir);
+    const char *sets2[] = {"expect[2]={stat: incompleteGroupGpuHours, equals: 0}"};
+    run_keep(GPUSIM_SOURCE_DIR "/tests/scenarios/study-metrics.yaml", trace2, NULL, 0, &sc, &res);
+    int n = sc.nexpects;
+    gs_scenario_free(&sc);
+    char set[128];
+    snprintf(set, sizeof set, "expect[%d]={stat: incompleteGroupGpuHours, equals: 0}", n);
+    sets2[0] = set;
+    run_keep(GPUSIM_SOURCE_DIR "/tests/scenarios/study-metrics.yaml", trace2, sets2, 1, &sc, &res);
+    cr_assert(eq(int, res.checks_failed, 1));
+    cr_assert(eq(str, (char *)sc.expects[n].detail, "no value: the run had no PodGroup"));
+    gs_scenario_free(&sc);
+    cr_assert(eq(int, gs_study_open(trace2, &doc, err, sizeof err), 0), "%s", err);
+    bool is_null = json_is_null(json_object_get(json_object_get(doc, "cluster"), "incompleteGroupGpuHours"));
+    cr_assert(is_null);
+    cr_assert(isnan(metric(doc, "incompleteGroupGpuHours")));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    cr_assert(eq(int, gs_study_print_text(doc, m), 0));
+    fclose(m);
+    cr_assert(eq(ptr, strstr(buf, "incomplete PodGroups"), NULL), "%s", buf);
+    free(buf);
     json_decref(doc);
 }
