@@ -52,7 +52,7 @@ static const char usage[] =
 static const char *const default_metrics[] = {
     "p50(timeToSchedule)", "p95(timeToSchedule)", "p99(timeToSchedule)", "max(timeToSchedule)",
     "p95(timeToRunning)",  "pendingAtEnd",        "pendingGpuHours",     "utilisation",
-    "nodeHours",           "cost",                NULL};
+    "nodeHours",           "cost",                "incompleteGroupGpuHours", NULL};
 
 struct run {
     char *file;

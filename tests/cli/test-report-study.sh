@@ -37,6 +37,8 @@ cluster,,pendingGpuHours,11.3333333333333
 cluster,,nodeHours,1.33333333333333
 cluster,,gpuUtilisation,0.875
 cluster,,cost,65.5466666666667
+cluster,,gpuHoursAllocated,4.66666666666667
+cluster,,incompleteGroupGpuHours,
 pool,h100,nodeHours,0.666666666666667
 pool,h100,gpuUtilisation,0.875
 pool,h100,pricePerHour,98.32
