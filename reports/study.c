@@ -536,18 +536,6 @@ int gs_study_open(const char *trace_path, json_t **out, char *err, size_t errlen
 
 /* ------------------------------------------------------------------ gs_study_metric */
 
-static int metric_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int metric_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return GS_EINVAL;
-}
-
 static double jnum(const json_t *v)
 {
     return json_is_number(v) ? json_number_value(v) : NAN;
@@ -573,13 +561,14 @@ static const char *keys_of(const json_t *o, char *buf, size_t n)
 
 int gs_study_metric(const json_t *doc, const char *expr, double *out, char *err, size_t errlen)
 {
+    int elen = errlen > INT32_MAX ? INT32_MAX : (int)errlen;
     *out = NAN;
     struct gs_objective o;
     int rc = gs_objective_parse(expr, &o, err, errlen);
     if (rc)
         return rc;
     if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "schema")))
-        return metric_err(err, errlen, "not a gpusim report document");
+        return gs_report_error(err, elen, GS_EINVAL, "not a gpusim report document");
     const json_t *base = doc;
     char list[512];
     if (o.scope == GS_OBJ_WORKLOAD || o.scope == GS_OBJ_PRIORITY) {
@@ -587,15 +576,16 @@ int gs_study_metric(const json_t *doc, const char *expr, double *out, char *err,
         const json_t *all = json_object_get(doc, by);
         base = json_object_get(all, o.scope_value);
         if (!base)
-            return metric_err(err, errlen, "no %s '%s' in this run (%s: %s)",
-                              o.scope == GS_OBJ_WORKLOAD ? "workload" : "priority", o.scope_value,
-                              o.scope == GS_OBJ_WORKLOAD ? "workloads" : "priorities", keys_of(all, list, sizeof list));
+            return gs_report_error(err, elen, GS_EINVAL, "no %s '%s' in this run (%s: %s)",
+                                   o.scope == GS_OBJ_WORKLOAD ? "workload" : "priority", o.scope_value,
+                                   o.scope == GS_OBJ_WORKLOAD ? "workloads" : "priorities",
+                                   keys_of(all, list, sizeof list));
     } else if (o.scope == GS_OBJ_POOL) {
         const json_t *all = json_object_get(doc, "pools");
         base = json_object_get(all, o.scope_value);
         if (!base)
-            return metric_err(err, errlen, "no pool '%s' in this run (pools: %s)", o.scope_value,
-                              keys_of(all, list, sizeof list));
+            return gs_report_error(err, elen, GS_EINVAL, "no pool '%s' in this run (pools: %s)", o.scope_value,
+                                   keys_of(all, list, sizeof list));
     }
     static const char *const stat_keys[] = {"p50", "p90", "p95", "p99", "max", "mean"};
     switch (o.metric) {
@@ -628,7 +618,7 @@ int gs_study_metric(const json_t *doc, const char *expr, double *out, char *err,
         *out = jnum(json_object_get(json_object_get(doc, "cluster"), "incompleteGroupGpuHours"));
         return 0;
     }
-    return metric_err(err, errlen, "unknown metric");
+    return gs_report_error(err, elen, GS_EINVAL, "unknown metric");
 }
 
 /* ------------------------------------------------------------------ output */
