@@ -84,6 +84,12 @@ struct cmp {
     struct cell *cells; /* [group * nmetrics + metric] */
 };
 
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int add_run(struct cmp *c, const char *file, int allow_incomplete)
 {
     char err[512];
@@ -147,9 +153,18 @@ static int overrides(const json_t *doc, const char ***paths, int *n)
     const char *k;
     json_t *v;
     json_object_foreach((json_t *)ov, k, v) p[(*n)++] = k;
-    qsort(p, (size_t)*n, sizeof *p, cmp_cstr);
+    if (*n > 1)
+        qsort(p, (size_t)*n, sizeof *p, cmp_cstr);
     *paths = p;
     return 0;
+}
+
+/* The file name of a path: runs of one scenario file started from different directories record
+ * different paths, and are one group. */
+static const char *path_base(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
 }
 
 static const char *override_value(const json_t *doc, const char *path)
@@ -165,8 +180,12 @@ static int run_key(struct run *r)
     int n;
     if (overrides(r->doc, &p, &n))
         return -1;
-    int bad = append(&buf, &len, &cap, run_str(r->doc, "scenarioPath")) ||
-              append(&buf, &len, &cap, "\n") || append(&buf, &len, &cap, run_str(r->doc, "scenario"));
+    char horizon[64];
+    const json_t *h = json_object_get(json_object_get(r->doc, "run"), "horizonSeconds");
+    snprintf(horizon, sizeof horizon, "%.17g", json_is_number(h) ? json_number_value(h) : -1.0);
+    int bad = append(&buf, &len, &cap, path_base(run_str(r->doc, "scenarioPath"))) ||
+              append(&buf, &len, &cap, "\n") || append(&buf, &len, &cap, run_str(r->doc, "scenario")) ||
+              append(&buf, &len, &cap, "\nhorizon=") || append(&buf, &len, &cap, horizon);
     for (int i = 0; i < n && !bad; i++)
         bad = append(&buf, &len, &cap, "\n") || append(&buf, &len, &cap, p[i]) ||
               append(&buf, &len, &cap, "=") || append(&buf, &len, &cap, override_value(r->doc, p[i]));
@@ -244,7 +263,8 @@ static int make_groups(struct cmp *c)
         }
         gs_free(p);
     }
-    qsort(all, (size_t)nall, sizeof *all, cmp_cstr);
+    if (nall > 1)
+        qsort(all, (size_t)nall, sizeof *all, cmp_cstr);
     const char **vary = NULL;
     int nvary = 0, capvary = 0;
     for (int j = 0; j < nall; j++) {
@@ -260,20 +280,31 @@ static int make_groups(struct cmp *c)
             vary[nvary++] = all[j];
         }
     }
-    int scen_differs = 0, path_differs = 0;
+    int scen_differs = 0, path_differs = 0, horizon_differs = 0;
     for (int g = 1; g < c->ngroups; g++) {
         const json_t *d0 = c->runs[c->groups[0].runs[0]].doc, *d = c->runs[c->groups[g].runs[0]].doc;
         scen_differs |= strcmp(run_str(d0, "scenario"), run_str(d, "scenario")) != 0;
-        path_differs |= strcmp(run_str(d0, "scenarioPath"), run_str(d, "scenarioPath")) != 0;
+        path_differs |= strcmp(path_base(run_str(d0, "scenarioPath")), path_base(run_str(d, "scenarioPath"))) != 0;
+        horizon_differs |= !json_equal(json_object_get(json_object_get(d0, "run"), "horizonSeconds"),
+                                       json_object_get(json_object_get(d, "run"), "horizonSeconds"));
     }
     for (int g = 0; g < c->ngroups; g++) {
         const json_t *d = c->runs[c->groups[g].runs[0]].doc;
         char *buf = NULL;
         int len = 0, cap = 0, bad = 0;
-        if (scen_differs || nvary == 0)
+        if (scen_differs || (nvary == 0 && !horizon_differs))
             bad = append(&buf, &len, &cap, run_str(d, "scenario"));
         if (!scen_differs && path_differs && !bad)
-            bad = append(&buf, &len, &cap, len ? " " : "") || append(&buf, &len, &cap, run_str(d, "scenarioPath"));
+            bad = append(&buf, &len, &cap, len ? " " : "") ||
+                  append(&buf, &len, &cap, path_base(run_str(d, "scenarioPath")));
+        if (horizon_differs && !bad) {
+            const json_t *h = json_object_get(json_object_get(d, "run"), "horizonSeconds");
+            char hz[64] = "none";
+            if (json_is_number(h))
+                gs_cli_format_metric("timeToSchedule", json_number_value(h), hz, sizeof hz);
+            bad = append(&buf, &len, &cap, len ? " " : "") || append(&buf, &len, &cap, "horizon=") ||
+                  append(&buf, &len, &cap, hz);
+        }
         for (int j = 0; j < nvary && !bad; j++) {
             const char *v = override_value(d, vary[j]);
             bad = append(&buf, &len, &cap, len ? " " : "") ||
@@ -290,6 +321,29 @@ static int make_groups(struct cmp *c)
     }
     gs_free(all);
     gs_free(vary);
+    return 0;
+}
+
+/* Two arguments naming one trace, or two runs of one group with the same seed, would count one
+ * run twice: refused, naming both. */
+static int check_duplicates(const struct cmp *c)
+{
+    for (int g = 0; g < c->ngroups; g++) {
+        const struct group *gr = &c->groups[g];
+        for (int i = 0; i < gr->nruns; i++) {
+            const struct run *a = &c->runs[gr->runs[i]];
+            const json_t *sa = json_object_get(json_object_get(a->doc, "run"), "seed");
+            for (int j = 0; j < i; j++) {
+                const struct run *b = &c->runs[gr->runs[j]];
+                if (json_equal(sa, json_object_get(json_object_get(b->doc, "run"), "seed"))) {
+                    fprintf(stderr, "gpusim: compare: %s and %s are runs of one group (%s) with the same seed %lld: "
+                                    "give each run once\n",
+                            b->file, a->file, gr->label, (long long)json_integer_value(sa));
+                    return GS_EXIT_USAGE;
+                }
+            }
+        }
+    }
     return 0;
 }
 
@@ -556,82 +610,77 @@ static void print_text(const struct cmp *c)
     gs_free(w);
 }
 
-/* Runs every scenario argument through `gpusim sweep SCENARIO --seeds SEEDS -o DIR/<i>-<base>`
- * (the scenario's own seed without --seeds), `jobs` runs at a time, and adds the traces. */
-static int run_scenarios(struct cmp *c, char **scen, int nscen, const char *seeds, int jobs, const char *dir,
-                         const char **pass, int npass)
+/* Runs scenario argument number `idx` (from 1) through `gpusim sweep SCENARIO [--seeds SEEDS]
+ * [pass...] -o DIR/<idx>-<base>` (the scenario's own seed when neither --seeds nor --vary is
+ * given), `jobs` runs at a time, and adds its traces. Returns 0, an exit status, or 128+signal
+ * when SIGINT/SIGTERM/SIGHUP stopped it. */
+static int run_scenario(struct cmp *c, const char *scen, int idx, const char *seeds, int has_vary, int jobs,
+                        const char *dir, const char **pass, int npass)
 {
-    char jobs_s[16];
+    char jobs_s[16], own_seed[32];
     snprintf(jobs_s, sizeof jobs_s, "%d", jobs);
-    for (int s = 0; s < nscen; s++) {
-        char own_seed[32];
-        const char *seeds_s = seeds;
-        if (!seeds && !npass) {
-            struct gs_scenario sc;
-            struct gs_error err = {0};
-            int lrc = gs_scenario_load(scen[s], NULL, 0, -1, -1, &sc, &err);
-            if (lrc)
-                return gs_cli_scenario_error(&err, lrc);
-            snprintf(own_seed, sizeof own_seed, "%llu", (unsigned long long)sc.seed);
-            gs_scenario_free(&sc);
-            seeds_s = own_seed;
-        }
-        const char *base = strrchr(scen[s], '/');
-        base = base ? base + 1 : scen[s];
-        size_t need = strlen(dir) + strlen(base) + 32;
-        char *sub = gs_malloc(need), *log = gs_malloc(need + 4);
-        if (!sub || !log) {
-            gs_free(sub);
-            gs_free(log);
-            return GS_EXIT_INTERNAL;
-        }
-        snprintf(sub, need, "%s/%d-%.*s", dir, s + 1, (int)strcspn(base, "."), base);
-        snprintf(log, need + 4, "%s.log", sub);
-        unlink(log);
-        const char **args = gs_calloc((size_t)npass + 10, sizeof *args);
-        if (!args) {
-            gs_free(sub);
-            gs_free(log);
-            return GS_EXIT_INTERNAL;
-        }
-        int a = 0;
-        args[a++] = "sweep";
-        args[a++] = scen[s];
-        if (seeds_s) {
-            args[a++] = "--seeds";
-            args[a++] = seeds_s;
-        }
-        args[a++] = "--jobs";
-        args[a++] = jobs_s;
-        args[a++] = "-o";
-        args[a++] = sub;
-        for (int k = 0; k < npass; k++)
-            args[a++] = pass[k];
-        fprintf(stderr, "gpusim: compare: running %s (seeds %s) into %s\n", scen[s], seeds_s ? seeds_s : "its own",
-                sub);
-        int st = gs_cli_run_self(args, log);
-        gs_free(args);
-        int rc = 0;
-        if (st != 0) {
-            if (st < 0)
-                fprintf(stderr, "gpusim: compare: cannot start gpusim: %s\n", strerror(errno));
-            else
-                fprintf(stderr, "gpusim: compare: the runs of %s failed (gpusim sweep exit %d):\n", scen[s], st);
-            gs_cli_print_log(log);
-            rc = GS_EXIT_USAGE;
-        }
-        char **paths = NULL;
-        int n = rc ? 0 : gs_cli_list_traces(sub, &paths);
-        for (int k = 0; k < n && !rc; k++)
-            rc = add_run(c, paths[k], 0);
-        if (n > 0)
-            gs_cli_free_paths(paths, n);
+    const char *seeds_s = seeds;
+    if (!seeds && !has_vary) {
+        struct gs_scenario sc;
+        struct gs_error err = {0};
+        int lrc = gs_scenario_load(scen, NULL, 0, -1, -1, &sc, &err);
+        if (lrc)
+            return gs_cli_scenario_error(&err, lrc);
+        snprintf(own_seed, sizeof own_seed, "%llu", (unsigned long long)sc.seed);
+        gs_scenario_free(&sc);
+        seeds_s = own_seed;
+    }
+    const char *base = strrchr(scen, '/');
+    base = base ? base + 1 : scen;
+    size_t need = strlen(dir) + strlen(base) + 32;
+    char *sub = gs_malloc(need), *log = gs_malloc(need + 4);
+    const char **args = gs_calloc((size_t)npass + 10, sizeof *args);
+    if (!sub || !log || !args) {
         gs_free(sub);
         gs_free(log);
-        if (rc)
-            return rc;
+        gs_free(args);
+        return GS_EXIT_INTERNAL;
     }
-    return 0;
+    snprintf(sub, need, "%s/%d-%.*s", dir, idx, (int)strcspn(base, "."), base);
+    snprintf(log, need + 4, "%s.log", sub);
+    unlink(log);
+    int a = 0;
+    args[a++] = "sweep";
+    args[a++] = scen;
+    if (seeds_s) {
+        args[a++] = "--seeds";
+        args[a++] = seeds_s;
+    }
+    args[a++] = "--jobs";
+    args[a++] = jobs_s;
+    args[a++] = "-o";
+    args[a++] = sub;
+    for (int k = 0; k < npass; k++)
+        args[a++] = pass[k];
+    fprintf(stderr, "gpusim: compare: running %s (seeds %s) into %s\n", scen, seeds_s ? seeds_s : "its own", sub);
+    int st = gs_cli_run_self(args, log);
+    gs_free(args);
+    int rc = 0;
+    if (gs_cli_signal()) {
+        fprintf(stderr, "gpusim: compare: stopped by signal %d; the runs were stopped\n", gs_cli_signal());
+        rc = 128 + gs_cli_signal();
+    } else if (st != 0) {
+        if (st < 0)
+            fprintf(stderr, "gpusim: compare: cannot start gpusim: %s\n", strerror(errno));
+        else
+            fprintf(stderr, "gpusim: compare: the runs of %s failed (gpusim sweep exit %d):\n", scen, st);
+        gs_cli_print_log(log);
+        rc = GS_EXIT_USAGE;
+    }
+    char **paths = NULL;
+    int n = rc ? 0 : gs_cli_list_traces(sub, &paths);
+    for (int k = 0; k < n && !rc; k++)
+        rc = add_run(c, paths[k], 0);
+    if (n > 0)
+        gs_cli_free_paths(paths, n);
+    gs_free(sub);
+    gs_free(log);
+    return rc;
 }
 
 static void cmp_free(struct cmp *c)
@@ -657,8 +706,7 @@ int gs_cmd_compare(int argc, char **argv)
 {
     struct cmp c = {0};
     const char *format = "text", *baseline = NULL, *keep = NULL;
-    char **scen = NULL;
-    int nscen = 0, capscen = 0, allow = 0, rc = 0;
+    int allow = 0, rc = 0, has_vary = 0;
     const char *seeds = NULL;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     char *tmp = NULL;
@@ -707,14 +755,15 @@ int gs_cmd_compare(int argc, char **argv)
             } else if (strcmp(a, "--vary") == 0 || strcmp(a, "--set") == 0 || strcmp(a, "--horizon") == 0) {
                 pass[npass++] = a; /* for gpusim sweep, which checks them */
                 pass[npass++] = v;
+                has_vary |= strcmp(a, "--vary") == 0;
             } else if (strcmp(a, "--keep") == 0) {
                 keep = v;
             } else if (strcmp(a, "--seeds") == 0) {
                 seeds = v; /* checked by gpusim sweep */
             } else if (strcmp(a, "--jobs") == 0) {
                 jobs = strtol(v, &end, 10);
-                if (*end || jobs < 1 || jobs > 64) {
-                    fprintf(stderr, "gpusim: compare: --jobs %s: expected 1 to 64\n", v);
+                if (*end || jobs < 1 || jobs > 256) {
+                    fprintf(stderr, "gpusim: compare: --jobs %s: expected 1 to 256\n", v);
                     rc = GS_EXIT_USAGE;
                     goto done;
                 }
@@ -732,7 +781,34 @@ int gs_cmd_compare(int argc, char **argv)
         rc = GS_EXIT_USAGE;
         goto done;
     }
-    for (int i = 0; i < ninputs && !rc; i++) {
+    int nscen = 0;
+    for (int i = 0; i < ninputs; i++)
+        nscen += !is_dir(inputs[i]) && !gs_cli_is_sqlite(inputs[i]);
+    if (seeds && !nscen) {
+        fprintf(stderr, "gpusim: compare: --seeds applies to scenario arguments, and none was given (traces "
+                        "are compared with the seeds they have)\n");
+        rc = GS_EXIT_USAGE;
+        goto done;
+    }
+    if (npass && !nscen) {
+        fprintf(stderr, "gpusim: compare: %s applies to scenario arguments, and none was given\n", pass[0]);
+        rc = GS_EXIT_USAGE;
+        goto done;
+    }
+    const char *dir = keep;
+    if (nscen && keep) {
+        if (mkdir(keep, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "gpusim: compare: --keep %s: %s\n", keep, strerror(errno));
+            rc = GS_EXIT_USAGE;
+            goto done;
+        }
+    } else if (nscen && !(dir = tmp = gs_cli_tempdir("compare"))) {
+        fprintf(stderr, "gpusim: compare: cannot make a temporary directory: %s\n", strerror(errno));
+        rc = GS_EXIT_USAGE;
+        goto done;
+    }
+    /* in argument order, so the first argument's group is the default baseline */
+    for (int i = 0, iscen = 0; i < ninputs && !rc; i++) {
         struct stat st;
         if (stat(inputs[i], &st) != 0) {
             fprintf(stderr, "gpusim: compare: %s: %s\n", inputs[i], strerror(errno));
@@ -745,33 +821,26 @@ int gs_cmd_compare(int argc, char **argv)
                         n == 0 ? "no trace (*.db) in this directory" : strerror(errno));
                 rc = GS_EXIT_USAGE;
             }
-            for (int k = 0; k < n && !rc; k++)
+            int added = 0;
+            for (int k = 0; k < n && !rc; k++) {
+                if (gs_cli_is_merged(paths[k])) { /* gpusim merge's output, kept beside the traces */
+                    fprintf(stderr, "gpusim: compare: %s: skipped: a merged database, not a trace\n", paths[k]);
+                    continue;
+                }
                 rc = add_run(&c, paths[k], allow);
+                added++;
+            }
+            if (!rc && n > 0 && !added) {
+                fprintf(stderr, "gpusim: compare: %s: no trace in this directory\n", inputs[i]);
+                rc = GS_EXIT_USAGE;
+            }
             if (n > 0)
                 gs_cli_free_paths(paths, n);
         } else if (gs_cli_is_sqlite(inputs[i])) {
             rc = add_run(&c, inputs[i], allow);
         } else {
-            if (GS_GROW(scen, capscen, nscen + 1)) {
-                rc = GS_EXIT_INTERNAL;
-                break;
-            }
-            scen[nscen++] = inputs[i];
+            rc = run_scenario(&c, inputs[i], ++iscen, seeds, has_vary, (int)jobs, dir, pass, npass);
         }
-    }
-    if (!rc && nscen) {
-        const char *dir = keep;
-        if (keep) {
-            if (mkdir(keep, 0777) != 0 && errno != EEXIST) {
-                fprintf(stderr, "gpusim: compare: --keep %s: %s\n", keep, strerror(errno));
-                rc = GS_EXIT_USAGE;
-            }
-        } else if (!(dir = tmp = gs_cli_tempdir("compare"))) {
-            fprintf(stderr, "gpusim: compare: cannot make a temporary directory: %s\n", strerror(errno));
-            rc = GS_EXIT_USAGE;
-        }
-        if (!rc)
-            rc = run_scenarios(&c, scen, nscen, seeds, (int)jobs, dir, pass, npass);
     }
     if (rc)
         goto done;
@@ -779,6 +848,8 @@ int gs_cmd_compare(int argc, char **argv)
         rc = GS_EXIT_INTERNAL;
         goto done;
     }
+    if ((rc = check_duplicates(&c)))
+        goto done;
     if (baseline) {
         char *end;
         long b = strtol(baseline, &end, 10);
@@ -815,7 +886,6 @@ done:
         gs_free(tmp);
     }
     cmp_free(&c);
-    gs_free(scen);
     gs_free(inputs);
     gs_free(pass);
     return rc;

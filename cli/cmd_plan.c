@@ -59,6 +59,8 @@ struct point {
     int nodes;
     int holds, runs;
     double *values; /* per seed; NaN when the metric was null */
+    int runs_pending; /* runs that ended with pods never bound (pendingAtEnd > 0) */
+    double pending_max; /* the most such pods in one run */
 };
 
 struct plan {
@@ -78,6 +80,8 @@ struct plan {
     struct point *pts;
     int npts, cappts;
     int failed_run; /* a run failed: stop */
+    int signal;     /* SIGINT/SIGTERM/SIGHUP stopped the runs: stop, exit 128 + it */
+    int max_given;  /* --max was given (else the search stops at GS_MAX_NODES) */
 };
 
 /* `METRIC OP VALUE`: the operator is the first <, <=, > or >= outside parentheses. */
@@ -201,6 +205,11 @@ static const struct point *evaluate(struct plan *pl, int nodes)
         args[a++] = pl->sets[s];
     }
     int st = gs_cli_run_self(args, log);
+    if (gs_cli_signal()) {
+        fprintf(stderr, "gpusim: plan: stopped by signal %d; the runs were stopped\n", gs_cli_signal());
+        pl->signal = gs_cli_signal();
+        goto out;
+    }
     if (st != 0) {
         if (st < 0)
             fprintf(stderr, "gpusim: plan: cannot start gpusim: %s\n", strerror(errno));
@@ -220,7 +229,8 @@ static const struct point *evaluate(struct plan *pl, int nodes)
     values = gs_calloc((size_t)n, sizeof *values);
     if (!values)
         goto out;
-    int nholds = 0;
+    int nholds = 0, runs_pending = 0;
+    double pending_max = 0;
     for (int k = 0; k < n; k++) {
         json_t *doc;
         char err[512];
@@ -230,6 +240,12 @@ static const struct point *evaluate(struct plan *pl, int nodes)
             goto out;
         }
         int mrc = gs_study_metric(doc, pl->metric, &values[k], err, sizeof err);
+        double pend = 0;
+        if (mrc == 0 && gs_study_metric(doc, "pendingAtEnd", &pend, err, sizeof err) == 0 && pend > 0) {
+            runs_pending++;
+            if (pend > pending_max)
+                pending_max = pend;
+        }
         json_decref(doc);
         if (mrc != 0) {
             fprintf(stderr, "gpusim: plan: --objective: %s\n", err);
@@ -245,6 +261,8 @@ static const struct point *evaluate(struct plan *pl, int nodes)
     p->holds = nholds;
     p->runs = n;
     p->values = values;
+    p->runs_pending = runs_pending;
+    p->pending_max = pending_max;
     values = NULL;
     res = p;
     fprintf(stderr, "gpusim: plan: %s=%d: the objective holds in %d of %d run%s\n", pl->param, nodes, nholds, n,
@@ -318,6 +336,7 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
             json_object_set_new(jp, "holds", json_integer(p->holds));
             json_object_set_new(jp, "runs", json_integer(p->runs));
             json_object_set_new(jp, "passes", json_boolean(passes(pl, p)));
+            json_object_set_new(jp, "runsWithPendingAtEnd", json_integer(p->runs_pending));
             json_object_set_new(jp, "mean", num_or_null(mean));
             json_object_set_new(jp, "min", num_or_null(lo));
             json_object_set_new(jp, "max", num_or_null(hi));
@@ -361,8 +380,8 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
     }
     putchar('\n');
     if (answer < 0) {
-        printf("answer: none: the objective does not hold with %s%d nodes, the largest size searched "
-               "(--max)\n", pl->autoscaled ? "at most " : "", max_tried);
+        printf("answer: none: the objective does not hold with %s%d nodes, the largest size searched (%s)\n",
+               pl->autoscaled ? "at most " : "", max_tried, pl->max_given ? "--max" : "gpusim's node limit");
         return;
     }
     const struct point *at = NULL, *below = NULL;
@@ -392,6 +411,12 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
         printf("; %d is the smallest size searched (--min)", answer);
     }
     printf("\n");
+    if (at->runs_pending)
+        printf("warning: at the answer %d of %d run%s ended with pods never bound (up to %.0f in one run); "
+               "%s counts %s only: add pendingAtEnd to the question (e.g. plan again with --objective "
+               "'pendingAtEnd < 1') or look at the runs with --keep\n",
+               at->runs_pending, at->runs, at->runs == 1 ? "" : "s", at->pending_max, pl->metric,
+               gs_cli_metric_is_time(pl->metric) ? "the pods that were bound" : "what it measures");
 }
 
 int gs_cmd_plan(int argc, char **argv)
@@ -449,8 +474,8 @@ int gs_cmd_plan(int argc, char **argv)
                 pl.sets[pl.nsets++] = v;
             } else if (strcmp(a, "--jobs") == 0) {
                 jobs = strtol(v, &end, 10);
-                if (*end || jobs < 1 || jobs > 64) {
-                    fprintf(stderr, "gpusim: plan: --jobs %s: expected 1 to 64\n", v);
+                if (*end || jobs < 1 || jobs > 256) {
+                    fprintf(stderr, "gpusim: plan: --jobs %s: expected 1 to 256\n", v);
                     goto done;
                 }
             } else if (strcmp(a, "--keep") == 0) {
@@ -525,8 +550,14 @@ int gs_cmd_plan(int argc, char **argv)
     /* An autoscaled pool's maxSize may not be below its count (nor its minSize). */
     if (minv < 0)
         minv = autoscaled ? (count > min_size ? count : min_size) : 1;
-    if (minv < 1)
-        minv = 1;
+    if (autoscaled && minv < 1)
+        minv = 1; /* a node group's maxSize is at least 1 */
+    if (maxv >= 0 && maxv < minv) {
+        fprintf(stderr, "gpusim: plan: --max %ld is below the smallest size searched, %ld%s\n", maxv, minv,
+                autoscaled ? " (an autoscaled pool's maxSize may not be below its count or minSize)" : "");
+        goto done;
+    }
+    pl.max_given = maxv >= 0;
     if (keep) {
         if (mkdir(keep, 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "gpusim: plan: --keep %s: %s\n", keep, strerror(errno));
@@ -594,7 +625,7 @@ found:
     rc = GS_EXIT_OK;
     goto done;
 failed:
-    rc = pl.failed_run ? GS_EXIT_USAGE : GS_EXIT_INTERNAL;
+    rc = pl.signal ? 128 + pl.signal : pl.failed_run ? GS_EXIT_USAGE : GS_EXIT_INTERNAL;
 done:
     fflush(stdout);
     if (tmp) {

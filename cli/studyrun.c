@@ -6,9 +6,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +20,16 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "models/quantity.h"
+
+/* The child gs_cli_run_self waits for, and the signal that stopped the wait (0: none). */
+static volatile sig_atomic_t child_pid, got_signal;
+
+static void forward(int sig)
+{
+    got_signal = sig;
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
 
 int gs_cli_run_self(const char **args, const char *log)
 {
@@ -37,10 +49,26 @@ int gs_cli_run_self(const char **args, const char *log)
     argv[0] = self;
     for (int i = 0; i < nargs; i++)
         argv[i + 1] = (char *)args[i];
+    /* SIGINT, SIGTERM and SIGHUP reach the child (gpusim sweep stops its runs and keeps their
+     * .partial traces); the child also gets SIGTERM if this process dies without passing one on. */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa = {0}, old[3];
+    sa.sa_handler = forward;
+    sigemptyset(&sa.sa_mask);
+    got_signal = 0;
+    child_pid = 0;
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &sa, &old[i]);
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
+        for (int i = 0; i < 3; i++)
+            sigaction(sigs[i], &old[i], NULL);
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(128 + SIGTERM);
         if (log) {
             int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
             if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
@@ -51,18 +79,29 @@ int gs_cli_run_self(const char **args, const char *log)
     }
     int e = errno;
     gs_free(argv);
+    int rc = -1;
     if (pid < 0) {
         errno = e;
-        return -1;
+    } else {
+        child_pid = pid;
+        if (got_signal) /* arrived between fork and here */
+            kill(pid, got_signal);
+        int ws;
+        pid_t w;
+        while ((w = waitpid(pid, &ws, 0)) < 0 && errno == EINTR)
+            ;
+        if (w == pid)
+            rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : -1;
+        child_pid = 0;
     }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-    }
-    if (WIFEXITED(ws))
-        return WEXITSTATUS(ws);
-    return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : -1;
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
+    return rc;
+}
+
+int gs_cli_signal(void)
+{
+    return got_signal;
 }
 
 void gs_cli_print_log(const char *log)
@@ -209,6 +248,18 @@ int gs_cli_is_sqlite(const char *path)
     size_t got = fread(head, 1, sizeof head, f);
     fclose(f);
     return got == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+int gs_cli_is_merged(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    unsigned char head[72];
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    /* application_id, big-endian at offset 68 of the SQLite header: "GPSM" (cli/cmd_merge.c) */
+    return got == sizeof head && memcmp(head, "SQLite format 3", 16) == 0 && memcmp(head + 68, "GPSM", 4) == 0;
 }
 
 char *gs_cli_tempdir(const char *what)

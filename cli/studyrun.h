@@ -9,10 +9,15 @@
 #include <jansson.h>
 
 /* Runs this gpusim binary with `args` (NULL-terminated, without argv[0]) in a child process,
- * its stdout and stderr appended to `log` (NULL: inherited), and waits for it. Returns the
- * child's exit status (0..255), 128+signal when it was killed, or -1 when it could not be
- * started (errno set). */
+ * its stdout and stderr appended to `log` (NULL: inherited), and waits for it. SIGINT, SIGTERM
+ * and SIGHUP received meanwhile are passed on to the child (and the child gets SIGTERM should
+ * this process die: Linux PR_SET_PDEATHSIG); gs_cli_signal then says which came, and the
+ * caller cleans up and exits with 128 + it. Returns the child's exit status (0..255), 128+signal
+ * when it was killed, or -1 when it could not be started (errno set). */
 int gs_cli_run_self(const char **args, const char *log);
+
+/* The signal the last gs_cli_run_self passed on to its child, or 0. */
+int gs_cli_signal(void);
 
 /* Copies the file `log` to stderr, each line indented by two spaces (nothing when unreadable). */
 void gs_cli_print_log(const char *log);
@@ -27,6 +32,9 @@ void gs_cli_free_paths(char **paths, int n);
 
 /* True when `path` is an SQLite database (its first 16 bytes say so); a scenario otherwise. */
 int gs_cli_is_sqlite(const char *path);
+
+/* True when `path` is a database `gpusim merge` wrote (application_id "GPSM"), not a trace. */
+int gs_cli_is_merged(const char *path);
 
 /* A temporary directory `$TMPDIR/gpusim-WHAT-XXXXXX` (created, gs_strdup'd; NULL on error,
  * errno set), and its removal with the files in it (one level, as a sweep leaves them). */

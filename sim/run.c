@@ -4,6 +4,7 @@
  * final rows and the checks' outcomes. Everything that happens in between is the cluster's and
  * the controllers' business. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -78,7 +79,13 @@ static void write_run_keys(struct gs_trace *t, const struct gs_scenario *sc, con
         if (!sc->world.pools[p].has_price)
             continue;
         snprintf(key, sizeof key, "pricePerHour.%s", sc->world.pools[p].name);
-        snprintf(buf, sizeof buf, "%.17g", sc->world.pools[p].price_per_hour); /* read back exactly */
+        /* the shortest decimal that reads back exactly: 98.32, not 98.319999999999993 */
+        double price = sc->world.pools[p].price_per_hour;
+        for (int digits = 15; digits <= 17; digits++) {
+            snprintf(buf, sizeof buf, "%.*g", digits, price);
+            if (strtod(buf, NULL) == price)
+                break;
+        }
         rc = gs_trace_run_kv(t, key, buf);
     }
     /* the Cluster Autoscaler's node groups: nodeGroup.<pool> = "<minSize>..<maxSize>" */

@@ -274,8 +274,10 @@ static int decode_pool(struct gs_ydec *d, const struct gs_ynode *m, const char *
         /* a cost proxy for studies: the report's cost is nodeHours x pricePerHour */
         if ((rc = gs_y_double(d, n, gs_scn_path(p, "%s.pricePerHour", path), &pool->price_per_hour)))
             return rc;
-        if (pool->price_per_hour < 0)
-            return gs_y_error(d, n, "%s.pricePerHour must be 0 or more, got %s", path, n->text);
+        /* bounded so that cost = node-hours x price stays finite: at most 1e9 an hour times
+         * GS_MAX_NODES nodes for GS_TIME_MAX is about 2.6e20 */
+        if (!(pool->price_per_hour >= 0 && pool->price_per_hour <= 1e9))
+            return gs_y_error(d, n, "%s.pricePerHour must be from 0 to 1e9 (a price an hour), got %s", path, n->text);
         pool->has_price = true;
     }
     if ((n = gs_y_get(m, "topology"))) {

@@ -156,4 +156,70 @@ expect "$tmp/vary.csv" '^count=8,p95\(timeToSchedule\),1,0,,,0,$'
 expect "$tmp/vary.csv" '^count=7,p95\(timeToSchedule\),1,2340,,,2340,$'
 if "$bin" compare "$tmp/runs" --baseline nope >/dev/null 2>"$tmp/b.err"; then echo "FAIL: bad baseline accepted"; fail=1; fi
 expect "$tmp/b.err" '--baseline nope: no such group'
+
+# 4. What compare refuses or keeps apart: the same run twice, --seeds without a scenario; runs of
+#    other horizons are other groups; a merged database in a sweep directory is skipped; the
+#    first argument's group is the baseline, scenario or trace.
+if "$bin" compare "$tmp/runs/n1-s1.db" "$tmp/runs/n1-s1.db" >/dev/null 2>"$tmp/dup.err"; then echo "FAIL: a trace twice accepted"; fail=1; fi
+expect "$tmp/dup.err" 'are runs of one group \(poisson\) with the same seed 1: give each run once'
+if "$bin" compare "$tmp/runs" --seeds 1-3 >/dev/null 2>"$tmp/seeds.err"; then echo "FAIL: --seeds with traces only accepted"; fail=1; fi
+expect "$tmp/seeds.err" '--seeds applies to scenario arguments'
+"$bin" run "$tmp/poisson.yaml" --horizon 3h --seed 2 -o "$tmp/h3.db" --quiet-progress >/dev/null
+"$bin" compare "$tmp/runs/n2-s1.db" "$tmp/h3.db" --metric nodeHours --format csv >"$tmp/hz.csv"
+expect "$tmp/hz.csv" '^horizon=6h0m0s count=2,nodeHours,1,12,,,0,0$'
+expect "$tmp/hz.csv" '^horizon=3h0m0s count=\(unset\),nodeHours,1,6,,,-6,-50$'
+"$bin" merge "$tmp/runs" -o "$tmp/runs/all.db" >/dev/null
+"$bin" compare "$tmp/runs" --metric nodeHours >"$tmp/m.txt" 2>"$tmp/m.err"
+expect "$tmp/m.err" 'all.db: skipped: a merged database, not a trace'
+expect "$tmp/m.txt" '^compare: 6 runs in 2 groups'
+"$bin" compare "$tmp/waves.yaml" --set 'cluster.nodePools[1].count=7' "$tmp/plan/nodes=8/"*.db \
+  --metric 'p95(timeToSchedule)' --format csv >"$tmp/order.csv" 2>/dev/null
+expect "$tmp/order.csv" '^count=7,p95\(timeToSchedule\),1,2340,,,0,0$'
+
+# 5. plan: --min 0 is searched; an answer with pods never bound says so (30 minutes on one
+#    node: one pod bound at once, seven never)
+"$bin" plan "$tmp/waves.yaml" --pool h100 --objective 'p95(timeToSchedule) < 30m' --min 0 --max 1 \
+  --set horizon=30m >"$tmp/z.txt" 2>/dev/null || { echo "FAIL: plan --min 0 exit $?"; fail=1; }
+expect "$tmp/z.txt" '^  0 +0/1 '
+expect "$tmp/z.txt" '^warning: at the answer 1 of 1 run ended with pods never bound \(up to 7 in one run\)'
+
+# 6. SIGTERM to compare or plan stops their runs (no gpusim left running) and removes the
+#    temporary directory; the exit status is 128 + 15.
+cat >"$tmp/long.yaml" <<'YAML'
+apiVersion: gpusim/v1alpha1
+kind: Scenario
+metadata: {name: long}
+spec:
+  horizon: 2000h
+  cluster:
+    nodePools:
+    - {name: h100, count: 40, gpu: {product: NVIDIA-H100-80GB-HBM3, count: 8}, capacity: {cpu: '96', memory: 1Ti}}
+  workloads:
+  - name: infer
+    arrival: {process: poisson, rate: 600/h}
+    duration: {distribution: exponential, mean: 4h}
+    template:
+      spec:
+        containers:
+        - name: main
+          resources: {limits: {nvidia.com/gpu: 1}}
+YAML
+set +e
+for cmd in compare plan; do
+  export TMPDIR="$tmp/tmp-$cmd"; mkdir -p "$TMPDIR"
+  if [ $cmd = compare ]; then
+    "$bin" compare "$tmp/long.yaml" >/dev/null 2>&1 & pid=$!
+  else
+    "$bin" plan "$tmp/long.yaml" --pool h100 --objective 'p95(timeToSchedule) < 1m' >/dev/null 2>&1 & pid=$!
+  fi
+  sleep 2
+  kill -TERM $pid
+  wait $pid; rc=$?
+  unset TMPDIR
+  sleep 1
+  [[ $rc == 143 ]] || { echo "FAIL: $cmd after SIGTERM exit $rc, want 143"; fail=1; }
+  if pgrep -f "$tmp/long.yaml" >/dev/null; then echo "FAIL: $cmd left runs going:"; pgrep -af "$tmp/long.yaml"; pkill -f "$tmp/long.yaml"; fail=1; fi
+  left=$(ls "$tmp/tmp-$cmd")
+  [[ -z $left ]] || { echo "FAIL: $cmd left $left in its TMPDIR"; fail=1; }
+done
 exit $fail
