@@ -256,6 +256,24 @@ static bool csv_duration(const char *cell, double unit_us, gs_time *out)
         *out = v;
         return true;
     }
+    /* a plain decimal number: digits, at most one point, an optional exponent (strtod alone
+     * would also take blanks, hex, inf and nan) */
+    const char *q = cell;
+    bool digits = false;
+    while (*q >= '0' && *q <= '9')
+        q++, digits = true;
+    if (*q == '.')
+        for (q++; *q >= '0' && *q <= '9'; q++)
+            digits = true;
+    if (digits && (*q == 'e' || *q == 'E')) {
+        q += q[1] == '+' || q[1] == '-' ? 2 : 1;
+        if (!(*q >= '0' && *q <= '9'))
+            return false;
+        while (*q >= '0' && *q <= '9')
+            q++;
+    }
+    if (!digits || *q)
+        return false;
     char *end;
     double v = strtod(cell, &end);
     if (end == cell || *end || !(v >= 0) || v * unit_us > 9.0e18)

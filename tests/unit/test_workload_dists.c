@@ -212,6 +212,19 @@ Test(wdists, empirical_csv_errors_name_the_cell)
     cr_expect(eq(int, err.line, 3));
     cr_expect(eq(int, err.col, 3));
     cr_expect(not(eq(ptr, strstr(err.msg, "invalid duration 'ten' in column 'runtime'"), NULL)), "%s", err.msg);
+    /* only plain decimals with a unit: no hex, blanks, inf or nan (strtod would take them) */
+    static const char *const not_numbers[] = {"0x10", " 5", "inf", "nan", "1e", ".", "1.5.2", "+3"};
+    for (size_t i = 0; i < sizeof not_numbers / sizeof *not_numbers; i++) {
+        char csv[64];
+        snprintf(csv, sizeof csv, "runtime\n%s\n", not_numbers[i]);
+        rc = load_dir(csv, "{distribution: empirical, file: durations.csv, column: runtime, unit: s}");
+        cr_expect(eq(int, rc, GS_EINVAL), "cell '%s' accepted", not_numbers[i]);
+    }
+    rc = load_dir("runtime\n1.5e3\n.5\n", "{distribution: empirical, file: durations.csv, column: runtime, unit: s}");
+    cr_assert(eq(int, rc, 0), "%s", err.msg);
+    cr_expect(eq(i64, sc.world.workloads[0].duration.values[0], 1500 * 1000000LL));
+    cr_expect(eq(i64, sc.world.workloads[0].duration.values[1], 500000LL));
+    gs_scenario_free(&sc);
     rc = load_dir("job,runtime\na,600\nb\n", "{distribution: empirical, file: durations.csv, column: runtime, unit: s}");
     cr_assert(eq(int, rc, GS_EINVAL));
     cr_expect(eq(int, err.line, 3));
