@@ -30,8 +30,11 @@ static const char usage[] =
     "node fewer. The search assumes more nodes never make the objective worse. For a pool with\n"
     "`autoscaling:` it answers for maxSize instead of count.\n"
     "\n"
+    "--objective is repeatable: a run holds when every objective does.\n"
+    "\n"
     "  METRIC   p50|p90|p95|p99|max|mean(timeToSchedule|timeToRunning[, workload=W|priority=P]),\n"
-    "           pendingGpuHours, pendingAtEnd, utilisation[(pool=P)], nodeHours, cost\n"
+    "           pendingAtEnd, pendingGpuHours, utilisation[(pool=P)], nodeHours, cost,\n"
+    "           incompleteGroupGpuHours, gpuHoursAllocated\n"
     "  OP       <, <=, >, >=\n"
     "  VALUE    a duration for times (10m, 90s), else a number\n"
     "\n"
@@ -55,10 +58,19 @@ static const char usage[] =
 enum op { OP_LT, OP_LE, OP_GT, OP_GE };
 static const char *const op_names[] = {"<", "<=", ">", ">="};
 
+/* One objective: METRIC OP VALUE. */
+struct objective {
+    char metric[256];
+    enum op op;
+    double target; /* seconds for times */
+};
+
+#define MAX_OBJECTIVES 8
+
 struct point {
     int nodes;
     int holds, runs;
-    double *values; /* per seed; NaN when the metric was null */
+    double *values; /* [objective * runs + run]; NaN when the metric was null */
     int runs_pending; /* runs that ended with pods never bound (pendingAtEnd > 0) */
     double pending_max; /* the most such pods in one run */
 };
@@ -67,9 +79,8 @@ struct plan {
     const char *scenario;
     const char **sets;
     int nsets;
-    char metric[256];
-    enum op op;
-    double target;
+    struct objective obj[MAX_OBJECTIVES]; /* a run holds when every one holds */
+    int nobj;
     double fraction;
     const char *seeds; /* as given to --seeds, or the scenario's own seed */
     char own_seed[32];
@@ -85,7 +96,7 @@ struct plan {
 };
 
 /* `METRIC OP VALUE`: the operator is the first <, <=, > or >= outside parentheses. */
-static int parse_objective(struct plan *pl, const char *s)
+static int parse_objective(struct objective *pl, const char *s)
 {
     int depth = 0;
     const char *op = NULL;
@@ -149,7 +160,7 @@ static int parse_objective(struct plan *pl, const char *s)
     return -1;
 }
 
-static int holds(const struct plan *pl, double v)
+static int holds(const struct objective *pl, double v)
 {
     if (isnan(v))
         return 0;
@@ -226,7 +237,7 @@ static const struct point *evaluate(struct plan *pl, int nodes)
         n = 0;
         goto out;
     }
-    values = gs_calloc((size_t)n, sizeof *values);
+    values = gs_calloc((size_t)n * (size_t)pl->nobj, sizeof *values);
     if (!values)
         goto out;
     int nholds = 0, runs_pending = 0;
@@ -239,7 +250,12 @@ static const struct point *evaluate(struct plan *pl, int nodes)
             pl->failed_run = 1;
             goto out;
         }
-        int mrc = gs_study_metric(doc, pl->metric, &values[k], err, sizeof err);
+        int all = 1, mrc = 0;
+        for (int o = 0; o < pl->nobj && !mrc; o++) {
+            double *v = &values[o * n + k];
+            if ((mrc = gs_study_metric(doc, pl->obj[o].metric, v, err, sizeof err)) == 0)
+                all &= holds(&pl->obj[o], *v);
+        }
         double pend = 0;
         if (mrc == 0 && gs_study_metric(doc, "pendingAtEnd", &pend, err, sizeof err) == 0 && pend > 0) {
             runs_pending++;
@@ -252,7 +268,7 @@ static const struct point *evaluate(struct plan *pl, int nodes)
             pl->failed_run = 1;
             goto out;
         }
-        nholds += holds(pl, values[k]);
+        nholds += all;
     }
     if (GS_GROW(pl->pts, pl->cappts, pl->npts + 1))
         goto out;
@@ -265,8 +281,8 @@ static const struct point *evaluate(struct plan *pl, int nodes)
     p->pending_max = pending_max;
     values = NULL;
     res = p;
-    fprintf(stderr, "gpusim: plan: %s=%d: the objective holds in %d of %d run%s\n", pl->param, nodes, nholds, n,
-            n == 1 ? "" : "s");
+    fprintf(stderr, "gpusim: plan: %s=%d: the objective%s hold%s in %d of %d run%s\n", pl->param, nodes,
+            pl->nobj > 1 ? "s" : "", pl->nobj > 1 ? "" : "s", nholds, n, n == 1 ? "" : "s");
 out:
     if (n > 0)
         gs_cli_free_paths(paths, n);
@@ -277,14 +293,14 @@ out:
     return res;
 }
 
-static void stats(const struct point *p, double *mean, double *lo, double *hi)
+static void stats(const struct point *p, int o, double *mean, double *lo, double *hi)
 {
     double s = 0;
     int n = 0;
     *lo = INFINITY;
     *hi = -INFINITY;
     for (int k = 0; k < p->runs; k++) {
-        double v = p->values[k];
+        double v = p->values[o * p->runs + k];
         if (isnan(v))
             continue;
         s += v;
@@ -310,78 +326,159 @@ static json_t *num_or_null(double v)
     return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
+/* "p95(timeToSchedule) < 10m0s": objective `o` as text. */
+static void objective_text(const struct objective *o, char *buf, size_t n)
+{
+    char want[80];
+    gs_cli_format_metric(o->metric, o->target, want, sizeof want);
+    snprintf(buf, n, "%s %s %s", o->metric, op_names[o->op], want);
+}
+
+/* Objective `o` at point `p`, as mean and worst over the runs ("4m2s on average, 7m10s at
+ * worst"); worst is the largest for < and <=, the smallest for > and >=. */
+static void at_point(const struct objective *o, const struct point *p, int oi, char *buf, size_t n)
+{
+    double mean, lo, hi;
+    char a[64], b[64];
+    stats(p, oi, &mean, &lo, &hi);
+    int up = o->op == OP_GT || o->op == OP_GE;
+    gs_cli_format_metric(o->metric, mean, a, sizeof a);
+    gs_cli_format_metric(o->metric, up ? lo : hi, b, sizeof b);
+    snprintf(buf, n, "%s is %s on average, %s at worst", o->metric, a, b);
+}
+
+static void print_json(const struct plan *pl, const char *pool, int answer)
+{
+    json_t *root = json_object(), *objs = json_array(), *ev = json_array();
+    json_object_set_new(root, "schema", json_string("gpusim-plan/1"));
+    json_object_set_new(root, "scenario", json_string(pl->scenario));
+    json_object_set_new(root, "pool", json_string(pool));
+    json_object_set_new(root, "parameter", json_string(pl->param));
+    json_object_set_new(root, "autoscaled", json_boolean(pl->autoscaled));
+    for (int o = 0; o < pl->nobj; o++) {
+        json_t *obj = json_object();
+        json_object_set_new(obj, "metric", json_string(pl->obj[o].metric));
+        json_object_set_new(obj, "op", json_string(op_names[pl->obj[o].op]));
+        json_object_set_new(obj, "value", json_real(pl->obj[o].target));
+        json_array_append_new(objs, obj);
+    }
+    json_object_set_new(root, "objectives", objs);
+    json_object_set_new(root, "fraction", json_real(pl->fraction));
+    json_object_set_new(root, "seeds", json_string(pl->seeds));
+    json_object_set_new(root, "answer", answer >= 0 ? json_integer(answer) : json_null());
+    for (int i = 0; i < pl->npts; i++) {
+        const struct point *p = &pl->pts[i];
+        json_t *jp = json_object(), *metrics = json_object();
+        json_object_set_new(jp, "nodes", json_integer(p->nodes));
+        json_object_set_new(jp, "holds", json_integer(p->holds));
+        json_object_set_new(jp, "runs", json_integer(p->runs));
+        json_object_set_new(jp, "passes", json_boolean(passes(pl, p)));
+        json_object_set_new(jp, "runsWithPendingAtEnd", json_integer(p->runs_pending));
+        for (int o = 0; o < pl->nobj; o++) {
+            double mean, lo, hi;
+            stats(p, o, &mean, &lo, &hi);
+            json_t *jm = json_object(), *vals = json_array();
+            json_object_set_new(jm, "mean", num_or_null(mean));
+            json_object_set_new(jm, "min", num_or_null(lo));
+            json_object_set_new(jm, "max", num_or_null(hi));
+            for (int k = 0; k < p->runs; k++)
+                json_array_append_new(vals, num_or_null(p->values[o * p->runs + k]));
+            json_object_set_new(jm, "values", vals);
+            json_object_set_new(metrics, pl->obj[o].metric, jm);
+        }
+        json_object_set_new(jp, "metrics", metrics);
+        json_array_append_new(ev, jp);
+    }
+    json_object_set_new(root, "evaluated", ev);
+    json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    putchar('\n');
+    json_decref(root);
+}
+
 static void print_result(struct plan *pl, const char *pool, int answer, int max_tried, const char *format)
 {
     qsort(pl->pts, (size_t)pl->npts, sizeof *pl->pts, cmp_point);
     if (strcmp(format, "json") == 0) {
-        json_t *root = json_object(), *obj = json_object(), *ev = json_array();
-        json_object_set_new(root, "schema", json_string("gpusim-plan/1"));
-        json_object_set_new(root, "scenario", json_string(pl->scenario));
-        json_object_set_new(root, "pool", json_string(pool));
-        json_object_set_new(root, "parameter", json_string(pl->param));
-        json_object_set_new(root, "autoscaled", json_boolean(pl->autoscaled));
-        json_object_set_new(obj, "metric", json_string(pl->metric));
-        json_object_set_new(obj, "op", json_string(op_names[pl->op]));
-        json_object_set_new(obj, "value", json_real(pl->target));
-        json_object_set_new(root, "objective", obj);
-        json_object_set_new(root, "fraction", json_real(pl->fraction));
-        json_object_set_new(root, "seeds", json_string(pl->seeds));
-        json_object_set_new(root, "answer", answer > 0 || (answer == 0 && pl->npts) ? json_integer(answer) : json_null());
-        for (int i = 0; i < pl->npts; i++) {
-            const struct point *p = &pl->pts[i];
-            double mean, lo, hi;
-            stats(p, &mean, &lo, &hi);
-            json_t *jp = json_object(), *vals = json_array();
-            json_object_set_new(jp, "nodes", json_integer(p->nodes));
-            json_object_set_new(jp, "holds", json_integer(p->holds));
-            json_object_set_new(jp, "runs", json_integer(p->runs));
-            json_object_set_new(jp, "passes", json_boolean(passes(pl, p)));
-            json_object_set_new(jp, "runsWithPendingAtEnd", json_integer(p->runs_pending));
-            json_object_set_new(jp, "mean", num_or_null(mean));
-            json_object_set_new(jp, "min", num_or_null(lo));
-            json_object_set_new(jp, "max", num_or_null(hi));
-            for (int k = 0; k < p->runs; k++)
-                json_array_append_new(vals, num_or_null(p->values[k]));
-            json_object_set_new(jp, "values", vals);
-            json_array_append_new(ev, jp);
-        }
-        json_object_set_new(root, "evaluated", ev);
-        json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-        putchar('\n');
-        json_decref(root);
+        print_json(pl, pool, answer);
         return;
     }
-    char want[80], a[64], b[64], c[64];
-    gs_cli_format_metric(pl->metric, pl->target, want, sizeof want);
+    char text[512], a[64], b[64], c[64];
     int n = pl->npts ? pl->pts[0].runs : 0;
-    printf("plan: %s %s, objective %s %s %s in ", pl->autoscaled ? "the maxSize of node group" : "pool", pool,
-           pl->metric, op_names[pl->op], want);
+    printf("plan: %s %s, objective%s ", pl->autoscaled ? "the maxSize of node group" : "pool", pool,
+           pl->nobj > 1 ? "s" : "");
+    for (int o = 0; o < pl->nobj; o++) {
+        objective_text(&pl->obj[o], text, sizeof text);
+        printf("%s%s", o ? " and " : "", text);
+    }
+    printf(" in ");
     if (pl->fraction >= 1.0)
         printf("every run");
     else
         printf("at least %.0f%% of the runs", pl->fraction * 100.0);
     printf(" (seed%s %s, %d run%s per size)\n\n", strpbrk(pl->seeds, ",-") ? "s" : "", pl->seeds, n,
            n == 1 ? "" : "s");
-    printf("  %-6s  %-6s  %-14s  %-14s  %s\n", pl->autoscaled ? "max" : "nodes", "holds", "mean", "best", "worst");
-    for (int i = 0; i < pl->npts; i++) {
-        const struct point *p = &pl->pts[i];
-        double mean, lo, hi;
-        stats(p, &mean, &lo, &hi);
-        int up = pl->op == OP_GT || pl->op == OP_GE; /* larger is better */
-        gs_cli_format_metric(pl->metric, mean, a, sizeof a);
-        gs_cli_format_metric(pl->metric, up ? hi : lo, b, sizeof b);
-        gs_cli_format_metric(pl->metric, up ? lo : hi, c, sizeof c);
-        char hs[32];
-        snprintf(hs, sizeof hs, "%d/%d", p->holds, p->runs);
-        if (p->nodes == answer)
-            printf("  %-6d  %-6s  %-14s  %-14s  %-14s  <- answer\n", p->nodes, hs, a, b, c);
-        else
-            printf("  %-6d  %-6s  %-14s  %-14s  %s\n", p->nodes, hs, a, b, c);
+    if (pl->nobj == 1) {
+        const struct objective *ob = &pl->obj[0];
+        int up = ob->op == OP_GT || ob->op == OP_GE; /* larger is better */
+        printf("  %-6s  %-6s  %-14s  %-14s  %s\n", pl->autoscaled ? "max" : "nodes", "holds", "mean", "best", "worst");
+        for (int i = 0; i < pl->npts; i++) {
+            const struct point *p = &pl->pts[i];
+            double mean, lo, hi;
+            stats(p, 0, &mean, &lo, &hi);
+            gs_cli_format_metric(ob->metric, mean, a, sizeof a);
+            gs_cli_format_metric(ob->metric, up ? hi : lo, b, sizeof b);
+            gs_cli_format_metric(ob->metric, up ? lo : hi, c, sizeof c);
+            char hs[32];
+            snprintf(hs, sizeof hs, "%d/%d", p->holds, p->runs);
+            if (p->nodes == answer)
+                printf("  %-6d  %-6s  %-14s  %-14s  %-14s  <- answer\n", p->nodes, hs, a, b, c);
+            else
+                printf("  %-6d  %-6s  %-14s  %-14s  %s\n", p->nodes, hs, a, b, c);
+        }
+    } else {
+        /* one column per objective: mean / worst */
+        int w[MAX_OBJECTIVES];
+        for (int o = 0; o < pl->nobj; o++) {
+            w[o] = (int)strlen(pl->obj[o].metric) + 14; /* "<metric> mean / worst" */
+            for (int i = 0; i < pl->npts; i++) {
+                double mean, lo, hi;
+                stats(&pl->pts[i], o, &mean, &lo, &hi);
+                int up = pl->obj[o].op == OP_GT || pl->obj[o].op == OP_GE;
+                gs_cli_format_metric(pl->obj[o].metric, mean, a, sizeof a);
+                gs_cli_format_metric(pl->obj[o].metric, up ? lo : hi, b, sizeof b);
+                int l = (int)(strlen(a) + strlen(b) + 3);
+                if (l > w[o])
+                    w[o] = l;
+            }
+        }
+        printf("  %-6s  %-6s", pl->autoscaled ? "max" : "nodes", "holds");
+        for (int o = 0; o < pl->nobj; o++) {
+            snprintf(text, sizeof text, "%s mean / worst", pl->obj[o].metric);
+            printf("  %-*s", o == pl->nobj - 1 ? 0 : w[o], text);
+        }
+        putchar('\n');
+        for (int i = 0; i < pl->npts; i++) {
+            const struct point *p = &pl->pts[i];
+            char hs[32];
+            snprintf(hs, sizeof hs, "%d/%d", p->holds, p->runs);
+            printf("  %-6d  %-6s", p->nodes, hs);
+            for (int o = 0; o < pl->nobj; o++) {
+                double mean, lo, hi;
+                stats(p, o, &mean, &lo, &hi);
+                int up = pl->obj[o].op == OP_GT || pl->obj[o].op == OP_GE;
+                gs_cli_format_metric(pl->obj[o].metric, mean, a, sizeof a);
+                gs_cli_format_metric(pl->obj[o].metric, up ? lo : hi, b, sizeof b);
+                snprintf(text, sizeof text, "%s / %s", a, b);
+                printf("  %-*s", o == pl->nobj - 1 && p->nodes != answer ? 0 : w[o], text);
+            }
+            printf("%s\n", p->nodes == answer ? "  <- answer" : "");
+        }
     }
     putchar('\n');
     if (answer < 0) {
-        printf("answer: none: the objective does not hold with %s%d nodes, the largest size searched (%s)\n",
-               pl->autoscaled ? "at most " : "", max_tried, pl->max_given ? "--max" : "gpusim's node limit");
+        printf("answer: none: the objective%s %s not hold with %s%d nodes, the largest size searched (%s)\n",
+               pl->nobj > 1 ? "s" : "", pl->nobj > 1 ? "do" : "does", pl->autoscaled ? "at most " : "", max_tried,
+               pl->max_given ? "--max" : "gpusim's node limit");
         return;
     }
     const struct point *at = NULL, *below = NULL;
@@ -391,38 +488,47 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
         if (pl->pts[i].nodes == answer - 1)
             below = &pl->pts[i];
     }
-    double mean, lo, hi;
-    stats(at, &mean, &lo, &hi);
-    int up = pl->op == OP_GT || pl->op == OP_GE;
-    gs_cli_format_metric(pl->metric, mean, a, sizeof a);
-    gs_cli_format_metric(pl->metric, up ? lo : hi, b, sizeof b);
     if (pl->autoscaled)
-        printf("answer: maxSize %d for node group %s: %s is %s on average, %s at worst", answer, pool, pl->metric, a, b);
+        printf("answer: maxSize %d for node group %s: ", answer, pool);
     else
-        printf("answer: %d node%s in pool %s: %s is %s on average, %s at worst", answer, answer == 1 ? "" : "s",
-               pool, pl->metric, a, b);
+        printf("answer: %d node%s in pool %s: ", answer, answer == 1 ? "" : "s", pool);
+    for (int o = 0; o < pl->nobj; o++) {
+        at_point(&pl->obj[o], at, o, text, sizeof text);
+        printf("%s%s", o ? ", " : "", text);
+    }
     if (below) {
-        stats(below, &mean, &lo, &hi);
-        gs_cli_format_metric(pl->metric, mean, a, sizeof a);
-        gs_cli_format_metric(pl->metric, up ? lo : hi, b, sizeof b);
-        printf("; with %d it holds in %d of %d run%s (%s on average, %s at worst)", answer - 1, below->holds,
-               below->runs, below->runs == 1 ? "" : "s", a, b);
+        printf("; with %d it holds in %d of %d run%s (", answer - 1, below->holds, below->runs,
+               below->runs == 1 ? "" : "s");
+        for (int o = 0; o < pl->nobj; o++) {
+            double mean, lo, hi;
+            stats(below, o, &mean, &lo, &hi);
+            int up = pl->obj[o].op == OP_GT || pl->obj[o].op == OP_GE;
+            gs_cli_format_metric(pl->obj[o].metric, mean, a, sizeof a);
+            gs_cli_format_metric(pl->obj[o].metric, up ? lo : hi, b, sizeof b);
+            if (pl->nobj > 1)
+                printf("%s%s ", o ? ", " : "", pl->obj[o].metric);
+            printf("%s on average, %s at worst", a, b);
+        }
+        printf(")");
     } else {
         printf("; %d is the smallest size searched (--min)", answer);
     }
     printf("\n");
-    if (at->runs_pending)
+    int asks_pending = 0;
+    for (int o = 0; o < pl->nobj; o++)
+        asks_pending |= strncmp(pl->obj[o].metric, "pendingAtEnd", 12) == 0 ||
+                        strncmp(pl->obj[o].metric, "pendingGpuHours", 15) == 0;
+    if (at->runs_pending && !asks_pending)
         printf("warning: at the answer %d of %d run%s ended with pods never bound (up to %.0f in one run); "
-               "%s counts %s only: add pendingAtEnd to the question (e.g. plan again with --objective "
-               "'pendingAtEnd < 1') or look at the runs with --keep\n",
-               at->runs_pending, at->runs, at->runs == 1 ? "" : "s", at->pending_max, pl->metric,
-               gs_cli_metric_is_time(pl->metric) ? "the pods that were bound" : "what it measures");
+               "the percentiles of timeToSchedule and timeToRunning count the pods that were bound only: add "
+               "--objective 'pendingAtEnd < 1' to the question, or look at the runs with --keep\n",
+               at->runs_pending, at->runs, at->runs == 1 ? "" : "s", at->pending_max);
 }
 
 int gs_cmd_plan(int argc, char **argv)
 {
     struct plan pl = {.fraction = 1.0};
-    const char *pool = NULL, *objective = NULL, *keep = NULL, *format = "text";
+    const char *pool = NULL, *keep = NULL, *format = "text";
     long minv = -1, maxv = -1;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     char *tmp = NULL;
@@ -449,7 +555,13 @@ int gs_cmd_plan(int argc, char **argv)
             if (strcmp(a, "--pool") == 0) {
                 pool = v;
             } else if (strcmp(a, "--objective") == 0) {
-                objective = v;
+                if (pl.nobj == MAX_OBJECTIVES) {
+                    fprintf(stderr, "gpusim: plan: at most %d --objective\n", MAX_OBJECTIVES);
+                    goto done;
+                }
+                if (parse_objective(&pl.obj[pl.nobj], v))
+                    goto done;
+                pl.nobj++;
             } else if (strcmp(a, "--min") == 0 || strcmp(a, "--max") == 0) {
                 errno = 0;
                 long x = strtol(v, &end, 10);
@@ -498,13 +610,11 @@ int gs_cmd_plan(int argc, char **argv)
         }
         pl.scenario = a;
     }
-    if (!pl.scenario || !pool || !objective) {
+    if (!pl.scenario || !pool || !pl.nobj) {
         fprintf(stderr, "gpusim: plan: %s is required\n\n%s",
                 !pl.scenario ? "a scenario" : !pool ? "--pool" : "--objective", usage);
         goto done;
     }
-    if (parse_objective(&pl, objective))
-        goto done;
     if (minv >= 0 && maxv >= 0 && maxv < minv) {
         fprintf(stderr, "gpusim: plan: --max %ld is below --min %ld\n", maxv, minv);
         goto done;
