@@ -265,8 +265,8 @@ expect_eq "failed checks: summary" "$(echo "$out" | tail -1 | sed 's/ in [0-9.]*
 "$bin" sweep tiny.yaml --set 'workloads[0].arrival={every: 1s, count: 2000000}' --set 'workloads[0].replicas=1' \
   --horizon 1000h --seeds 1-3 --jobs 2 -o sigint >sigint.out 2>&1 &
 pid=$!
-for _ in $(seq 100); do [ -e 'sigint/seed=1.db.partial' ] && [ -e 'sigint/seed=2.db.partial' ] && break; sleep 0.1; done
-sleep 0.5
+for _ in $(seq 600); do [ -e 'sigint/seed=1.db.partial' ] && [ -e 'sigint/seed=2.db.partial' ] && break; sleep 0.1; done
+sleep 1   # the runs have their signal handlers (a slow, loaded machine: the suite runs in parallel)
 kill -INT $pid
 wait $pid
 expect_eq "SIGINT: sweep exit" "$?" 130
@@ -279,11 +279,11 @@ expect_eq "SIGINT: summary" "$(tail -1 sigint.out | sed 's/ in [0-9.]* s wall//'
 "$bin" sweep tiny.yaml --set 'workloads[0].arrival={every: 1s, count: 2000000}' --set 'workloads[0].replicas=1' \
   --horizon 1000h --seeds 1-3 --jobs 2 -o sigkill >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 100); do [ -e 'sigkill/seed=1.db.partial' ] && [ -e 'sigkill/seed=2.db.partial' ] && break; sleep 0.1; done
-sleep 0.5
+for _ in $(seq 600); do [ -e 'sigkill/seed=1.db.partial' ] && [ -e 'sigkill/seed=2.db.partial' ] && break; sleep 0.1; done
+sleep 1
 kill -KILL $pid
 wait $pid 2>/dev/null
-for _ in $(seq 100); do grep -q 'interrupted by SIGTERM' sigkill/seed=2.log 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 600); do grep -q 'interrupted by SIGTERM' sigkill/seed=2.log 2>/dev/null && break; sleep 0.1; done
 expect_eq "SIGKILL: the runs were stopped by SIGTERM" "$(cat sigkill/seed=1.log sigkill/seed=2.log | grep -c 'interrupted by SIGTERM')" 2
 expect_eq "SIGKILL: their traces say interrupted" "$(q 'sigkill/seed=2.db.partial' "SELECT value FROM run WHERE key = 'status'")" interrupted
 
