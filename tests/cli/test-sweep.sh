@@ -283,7 +283,11 @@ for _ in $(seq 600); do [ -e 'sigkill/seed=1.db.partial' ] && [ -e 'sigkill/seed
 sleep 1
 kill -KILL $pid
 wait $pid 2>/dev/null
-for _ in $(seq 600); do grep -q 'interrupted by SIGTERM' sigkill/seed=2.log 2>/dev/null && break; sleep 0.1; done
+# both runs close their traces (slowly under ASan) before they log it: wait for both logs
+for _ in $(seq 600); do
+  [ "$(cat sigkill/seed=1.log sigkill/seed=2.log 2>/dev/null | grep -c 'interrupted by SIGTERM')" = 2 ] && break
+  sleep 0.1
+done
 expect_eq "SIGKILL: the runs were stopped by SIGTERM" "$(cat sigkill/seed=1.log sigkill/seed=2.log | grep -c 'interrupted by SIGTERM')" 2
 expect_eq "SIGKILL: their traces say interrupted" "$(q 'sigkill/seed=2.db.partial' "SELECT value FROM run WHERE key = 'status'")" interrupted
 
