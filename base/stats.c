@@ -33,3 +33,12 @@ void gs_stats_summarize(double *v, size_t n, struct gs_stats_summary *out)
     out->p99 = gs_stats_quantile_sorted(v, n, 0.99);
     out->max = v[n - 1];
 }
+
+void gs_step_integral_add(struct gs_step_integral *s, int64_t t, double v)
+{
+    if (s->has)
+        s->sum += s->value * (double)(t - s->t);
+    s->has = true;
+    s->t = t;
+    s->value = v;
+}

@@ -13,6 +13,7 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "base/error.h"
+#include "base/stats.h"
 #include "models/quantity.h"
 #include "reports/autoscaler.h"
 #include "reports/open.h"
@@ -32,14 +33,12 @@ struct pool_acc {
     char *name;
     int64_t nodes;
     int64_t node_us;       /* node-µs (events), or */
-    double node_ready_us;  /* nodes_ready integrated over samples (summary-level traces) */
+    struct gs_step_integral ready;  /* nodes_ready over samples, node-µs (summary-level traces) */
     bool has_price;
     double price;
-    /* GPU-time over samples (as sim/metrics.c integrates them) */
-    bool has;
-    gs_time t;
-    int64_t alloc, allocatable, ready, held; /* held: gpus_held_by_incomplete_groups */
-    double alloc_us, allocatable_us, held_us;
+    /* GPU-time over samples, GPU-µs (as sim/metrics.c integrates them): gpus_allocated,
+     * gpus_allocatable, gpus_held_by_incomplete_groups */
+    struct gs_step_integral alloc, allocatable, held;
 };
 
 static int sql_err(struct study *s)
@@ -305,19 +304,10 @@ static struct pool_acc *pool_find(struct pool_acc *pools, int n, const char *nam
 
 static void integrate(struct pool_acc *a, gs_time t, int64_t alloc, int64_t allocatable, int64_t ready, int64_t held)
 {
-    if (a->has) {
-        double dt = (double)(t - a->t);
-        a->alloc_us += (double)a->alloc * dt;
-        a->allocatable_us += (double)a->allocatable * dt;
-        a->node_ready_us += (double)a->ready * dt;
-        a->held_us += (double)a->held * dt;
-    }
-    a->has = true;
-    a->t = t;
-    a->alloc = alloc;
-    a->allocatable = allocatable;
-    a->ready = ready;
-    a->held = held;
+    gs_step_integral_add(&a->alloc, t, (double)alloc);
+    gs_step_integral_add(&a->allocatable, t, (double)allocatable);
+    gs_step_integral_add(&a->ready, t, (double)ready);
+    gs_step_integral_add(&a->held, t, (double)held);
 }
 
 static int pools_section(struct study *s, json_t *doc, bool *bad)
@@ -421,7 +411,7 @@ static int pools_section(struct study *s, json_t *doc, bool *bad)
     /* the last sample holds until the end */
     for (int i = -1; i < n; i++) {
         struct pool_acc *a = i < 0 ? &cluster : &pools[i];
-        if (a->has && s->end > a->t)
+        if (a->alloc.has && s->end > a->alloc.t)
             integrate(a, s->end, 0, 0, 0, 0);
     }
     json_t *po = json_object(), *co = json_object();
@@ -435,14 +425,14 @@ static int pools_section(struct study *s, json_t *doc, bool *bad)
         put(po, a->name, o, bad);
         if (!o)
             continue;
-        double hours = s->summary_level ? a->node_ready_us / 3.6e9 : (double)a->node_us / 3.6e9;
+        double hours = s->summary_level ? a->ready.sum / 3.6e9 : (double)a->node_us / 3.6e9;
         total_us += a->node_us;
-        total_ready_us += a->node_ready_us;
+        total_ready_us += a->ready.sum;
         put(o, "nodes", json_integer(a->nodes), bad);
         put(o, "nodeHours", json_real(hours), bad);
-        put(o, "gpuHoursAllocatable", json_real(a->allocatable_us / 3.6e9), bad);
-        put(o, "gpuHoursAllocated", json_real(a->alloc_us / 3.6e9), bad);
-        put(o, "gpuUtilisation", a->allocatable_us > 0 ? json_real(a->alloc_us / a->allocatable_us) : json_null(), bad);
+        put(o, "gpuHoursAllocatable", json_real(a->allocatable.sum / 3.6e9), bad);
+        put(o, "gpuHoursAllocated", json_real(a->alloc.sum / 3.6e9), bad);
+        put(o, "gpuUtilisation", a->allocatable.sum > 0 ? json_real(a->alloc.sum / a->allocatable.sum) : json_null(), bad);
         put(o, "pricePerHour", a->has_price ? json_real(a->price) : json_null(), bad);
         put(o, "cost", a->has_price ? json_real(hours * a->price) : json_null(), bad);
         if (a->has_price) {
@@ -454,11 +444,11 @@ static int pools_section(struct study *s, json_t *doc, bool *bad)
     if (co) {
         put(co, "nodeHours", json_real(s->summary_level ? total_ready_us / 3.6e9 : (double)total_us / 3.6e9), bad);
         put(co, "gpuUtilisation",
-            cluster.allocatable_us > 0 ? json_real(cluster.alloc_us / cluster.allocatable_us) : json_null(), bad);
+            cluster.allocatable.sum > 0 ? json_real(cluster.alloc.sum / cluster.allocatable.sum) : json_null(), bad);
         put(co, "cost", priced ? json_real(cost) : json_null(), bad);
-        put(co, "gpuHoursAllocated", json_real(cluster.alloc_us / 3.6e9), bad);
+        put(co, "gpuHoursAllocated", json_real(cluster.alloc.sum / 3.6e9), bad);
         /* sample-based, as sim/check.c's stat: check (sim/metrics.h struct gs_gpu_time) */
-        put(co, "incompleteGroupGpuHours", had_groups ? json_real(cluster.held_us / 3.6e9) : json_null(), bad);
+        put(co, "incompleteGroupGpuHours", had_groups ? json_real(cluster.held.sum / 3.6e9) : json_null(), bad);
     }
     for (int i = 0; i < n; i++)
         gs_free(pools[i].name);

@@ -566,11 +566,11 @@ static double stat_value(struct gs_cluster *c, const struct gs_objective *o, con
     case GS_OBJ_UTILISATION: {
         int pool = o->scope == GS_OBJ_POOL ? pool_index(c, o->scope_value) : -1;
         const struct gs_gpu_time *g = gs_metrics_gpu_time(c, pool);
-        if (!g || !(g->allocatable_us > 0)) {
+        if (!g || !(g->allocatable.sum > 0)) {
             *why = "no GPU was allocatable";
             return NAN;
         }
-        return g->allocated_us / g->allocatable_us;
+        return g->allocated.sum / g->allocatable.sum;
     }
     case GS_OBJ_GPU_HOURS_ALLOCATED: {
         /* the whole-cluster samples (or the pool's), as the report's cluster.gpuHoursAllocated */
@@ -580,7 +580,7 @@ static double stat_value(struct gs_cluster *c, const struct gs_objective *o, con
             return NAN;
         }
         const struct gs_gpu_time *g = gs_metrics_gpu_time(c, pool);
-        return g ? g->allocated_us / 3.6e9 : 0.0;
+        return g ? g->allocated.sum / 3.6e9 : 0.0;
     }
     case GS_OBJ_INCOMPLETE_GROUP_GPU_HOURS: {
         /* gpus_held_by_incomplete_groups over the whole-cluster samples (sim/metrics.h), as the
@@ -590,7 +590,7 @@ static double stat_value(struct gs_cluster *c, const struct gs_objective *o, con
             return NAN;
         }
         const struct gs_gpu_time *g = gs_metrics_gpu_time(c, -1);
-        return g ? g->held_incomplete_us / 3.6e9 : 0.0;
+        return g ? g->held_incomplete.sum / 3.6e9 : 0.0;
     }
     case GS_OBJ_NODE_HOURS:
         return (double)node_us(c, o->scope == GS_OBJ_POOL ? pool_index(c, o->scope_value) : -1, end) / 3.6e9;

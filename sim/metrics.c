@@ -99,23 +99,15 @@ static void keep(struct gs_cluster *c, const struct gs_metrics *m)
 static void integrate(struct gs_cluster *c, int slot, const struct gs_metrics *m)
 {
     struct gs_gpu_time *g = &c->gpu_time[slot];
-    if (g->has) {
-        double dt = (double)(m->t - g->t);
-        g->allocated_us += (double)g->allocated * dt;
-        g->allocatable_us += (double)g->allocatable * dt;
-        g->held_incomplete_us += (double)g->held_incomplete * dt;
-    }
-    g->has = true;
-    g->t = m->t;
-    g->allocated = m->gpus_allocated;
-    g->allocatable = m->gpus_allocatable;
-    g->held_incomplete = m->gpus_held_by_incomplete_groups;
+    gs_step_integral_add(&g->allocated, m->t, (double)m->gpus_allocated);
+    gs_step_integral_add(&g->allocatable, m->t, (double)m->gpus_allocatable);
+    gs_step_integral_add(&g->held_incomplete, m->t, (double)m->gpus_held_by_incomplete_groups);
 }
 
 const struct gs_gpu_time *gs_metrics_gpu_time(const struct gs_cluster *c, int pool)
 {
     int slot = pool + 1;
-    if (slot < 0 || slot >= c->gpu_time_cap || !c->gpu_time[slot].has)
+    if (slot < 0 || slot >= c->gpu_time_cap || !c->gpu_time[slot].allocated.has)
         return NULL;
     return &c->gpu_time[slot];
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/stats.h"
 #include "base/time.h"
 
 /* X(name, column, SQL type, description). REAL metrics are NaN (a NULL cell) while not measured. */
@@ -62,14 +63,11 @@ int gs_metrics_final_sample(struct gs_cluster *c, gs_time t);
 /* GPU-time over the samples so far, for the study metrics (sim/objective.h: utilisation,
  * gpuHoursAllocated, incompleteGroupGpuHours): each sample's gpus_allocated, gpus_allocatable
  * and gpus_held_by_incomplete_groups hold until the next sample, as the report integrates the
- * trace's sample rows (reports/study.c), in the same order and arithmetic, so a `stat:` check
- * and the report of its trace agree exactly. */
+ * trace's sample rows (reports/study.c), both with base/stats.h's gs_step_integral, so a
+ * `stat:` check and the report of its trace agree exactly. */
 struct gs_gpu_time {
-    bool has;                 /* a sample was taken */
-    gs_time t;                /* the latest sample's time */
-    int64_t allocated, allocatable, held_incomplete; /* its values */
-    double allocated_us, allocatable_us;             /* GPU-µs up to t */
-    double held_incomplete_us; /* GPU-µs held by incomplete PodGroups up to t (0 in pool slots) */
+    struct gs_step_integral allocated, allocatable; /* GPUs; sums in GPU-µs to the latest sample */
+    struct gs_step_integral held_incomplete; /* GPUs held by incomplete PodGroups (0 in pool slots) */
 };
 
 /* The GPU-time of the whole cluster (pool -1) or of pool `pool` up to the latest sample; NULL

@@ -66,6 +66,22 @@ Test(study, percentiles_by_hand)
     cr_assert(isnan(gs_stats_quantile_sorted(NULL, 0, 0.5)));
 }
 
+Test(study, step_integral_by_hand)
+{
+    /* 8 from t=0, 32 from t=10, 0 from t=3600: 8 x 10 + 32 x 3590 = 114960 (the gang-deadlock
+     * GPU-seconds); a value at the same time as the previous one adds nothing */
+    struct gs_step_integral g = {0};
+    gs_step_integral_add(&g, 0, 8);
+    cr_assert(eq(dbl, g.sum, 0.0));
+    gs_step_integral_add(&g, 10, 32);
+    gs_step_integral_add(&g, 10, 32);
+    cr_assert(eq(dbl, g.sum, 80.0));
+    gs_step_integral_add(&g, 3600, 0);
+    cr_assert(eq(dbl, g.sum, 114960.0));
+    cr_assert(eq(i64, g.t, 3600));
+    cr_assert(eq(dbl, g.value, 0.0));
+}
+
 /* ------------------------------------------------------------------ names */
 
 static struct gs_objective parse_ok(const char *expr)
