@@ -549,6 +549,39 @@ static int object(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
     return absence_alone(d, m, path, e);
 }
 
+/* The bound of a `metric:` or `stat:` check: equals, or min and/or max (min not above max);
+ * numbers, or durations in seconds when `time` (10m, 90s; a bare 0 is 0s). */
+static int bounds(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e, bool time)
+{
+    static const char *const bkeys[3] = {"equals", "min", "max"};
+    bool *has[3] = {&e->has_equals, &e->has_mmin, &e->has_mmax};
+    double *val[3] = {&e->equals, &e->mmin, &e->mmax};
+    char p[GS_SCN_PATH];
+    int rc;
+    for (int i = 0; i < 3; i++) {
+        const struct gs_ynode *v = gs_y_get(m, bkeys[i]);
+        if (!v)
+            continue;
+        gs_scn_path(p, "%s.%s", path, bkeys[i]);
+        if (time) {
+            gs_time us;
+            if ((rc = gs_y_duration(d, v, p, false, &us)))
+                return rc;
+            *val[i] = (double)us / 1e6;
+        } else if ((rc = gs_y_double(d, v, p, val[i]))) {
+            return rc;
+        }
+        *has[i] = true;
+    }
+    if (!e->has_equals && !e->has_mmin && !e->has_mmax)
+        return gs_y_error(d, m, "%s needs a bound: equals, min or max", path);
+    if (e->has_equals && (e->has_mmin || e->has_mmax))
+        return gs_y_error(d, gs_y_get(m, "equals"), "%s: give equals, or min and/or max, not both", path);
+    if (e->has_mmin && e->has_mmax && e->mmin > e->mmax)
+        return gs_y_error(d, gs_y_get(m, "min"), "%s: min is above max", path);
+    return 0;
+}
+
 static int metric(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
 {
     static const char *const keys[] = {"metric", "at", "from", "to", "equals", "min", "max", NULL};
@@ -585,23 +618,7 @@ static int metric(struct gs_ydec *d, const struct gs_ynode *m, const char *path,
         if (e->from > e->to)
             return gs_y_error(d, from, "%s: from is after to", path);
     }
-    const char *const bkeys[3] = {"equals", "min", "max"};
-    bool *has[3] = {&e->has_equals, &e->has_mmin, &e->has_mmax};
-    double *val[3] = {&e->equals, &e->mmin, &e->mmax};
-    for (int i = 0; i < 3; i++) {
-        if (!(v = gs_y_get(m, bkeys[i])))
-            continue;
-        if ((rc = gs_y_double(d, v, gs_scn_path(p, "%s.%s", path, bkeys[i]), val[i])))
-            return rc;
-        *has[i] = true;
-    }
-    if (!e->has_equals && !e->has_mmin && !e->has_mmax)
-        return gs_y_error(d, m, "%s needs a bound: equals, min or max", path);
-    if (e->has_equals && (e->has_mmin || e->has_mmax))
-        return gs_y_error(d, gs_y_get(m, "equals"), "%s: give equals, or min and/or max, not both", path);
-    if (e->has_mmin && e->has_mmax && e->mmin > e->mmax)
-        return gs_y_error(d, gs_y_get(m, "min"), "%s: min is above max", path);
-    return 0;
+    return bounds(d, m, path, e, false);
 }
 
 static int pod_group(struct gs_ydec *d, const struct gs_ynode *m, const char *path, struct gs_expect *e)
@@ -660,31 +677,7 @@ static int stat(struct gs_ydec *d, const struct gs_ynode *m, const char *path, c
     gs_objective_format(o, canon, sizeof canon);
     if (!(e->name = gs_arena_strdup(d->arena, canon)))
         return nomem(d, v);
-    const char *const bkeys[3] = {"equals", "min", "max"};
-    bool *has[3] = {&e->has_equals, &e->has_mmin, &e->has_mmax};
-    double *val[3] = {&e->equals, &e->mmin, &e->mmax};
-    for (int i = 0; i < 3; i++) {
-        if (!(v = gs_y_get(m, bkeys[i])))
-            continue;
-        gs_scn_path(p, "%s.%s", path, bkeys[i]);
-        if (gs_objective_is_time(o)) {
-            /* a time: a duration (10m, 90s; a bare 0 is 0s), compared in seconds */
-            gs_time us;
-            if ((rc = gs_y_duration(d, v, p, false, &us)))
-                return rc;
-            *val[i] = (double)us / 1e6;
-        } else if ((rc = gs_y_double(d, v, p, val[i]))) {
-            return rc;
-        }
-        *has[i] = true;
-    }
-    if (!e->has_equals && !e->has_mmin && !e->has_mmax)
-        return gs_y_error(d, m, "%s needs a bound: equals, min or max", path);
-    if (e->has_equals && (e->has_mmin || e->has_mmax))
-        return gs_y_error(d, gs_y_get(m, "equals"), "%s: give equals, or min and/or max, not both", path);
-    if (e->has_mmin && e->has_mmax && e->mmin > e->mmax)
-        return gs_y_error(d, gs_y_get(m, "min"), "%s: min is above max", path);
-    return 0;
+    return bounds(d, m, path, e, gs_objective_is_time(o));
 }
 
 /* A time of check `e` (at, from or to, at node `n`) must not be after the horizon. */
