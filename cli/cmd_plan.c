@@ -333,17 +333,16 @@ static void objective_text(const struct objective *o, char *buf, size_t n)
     snprintf(buf, n, "%s %s %s", o->metric, op_names[o->op], want);
 }
 
-/* Objective `o` at point `p`, as mean and worst over the runs ("4m2s on average, 7m10s at
- * worst"); worst is the largest for < and <=, the smallest for > and >=. */
-static void at_point(const struct objective *o, const struct point *p, int oi, char *buf, size_t n)
+/* Objective `o` (number `oi`) at point `p`: its mean and its worst value over the runs,
+ * formatted; worst is the largest for < and <=, the smallest for > and >=. */
+static void mean_worst(const struct objective *o, const struct point *p, int oi, char *mean_s, char *worst_s,
+                       size_t n)
 {
     double mean, lo, hi;
-    char a[64], b[64];
     stats(p, oi, &mean, &lo, &hi);
     int up = o->op == OP_GT || o->op == OP_GE;
-    gs_cli_format_metric(o->metric, mean, a, sizeof a);
-    gs_cli_format_metric(o->metric, up ? lo : hi, b, sizeof b);
-    snprintf(buf, n, "%s is %s on average, %s at worst", o->metric, a, b);
+    gs_cli_format_metric(o->metric, mean, mean_s, n);
+    gs_cli_format_metric(o->metric, up ? lo : hi, worst_s, n);
 }
 
 static void print_json(const struct plan *pl, const char *pool, int answer)
@@ -440,11 +439,7 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
         for (int o = 0; o < pl->nobj; o++) {
             w[o] = (int)strlen(pl->obj[o].metric) + 14; /* "<metric> mean / worst" */
             for (int i = 0; i < pl->npts; i++) {
-                double mean, lo, hi;
-                stats(&pl->pts[i], o, &mean, &lo, &hi);
-                int up = pl->obj[o].op == OP_GT || pl->obj[o].op == OP_GE;
-                gs_cli_format_metric(pl->obj[o].metric, mean, a, sizeof a);
-                gs_cli_format_metric(pl->obj[o].metric, up ? lo : hi, b, sizeof b);
+                mean_worst(&pl->obj[o], &pl->pts[i], o, a, b, sizeof a);
                 int l = (int)(strlen(a) + strlen(b) + 3);
                 if (l > w[o])
                     w[o] = l;
@@ -462,11 +457,7 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
             snprintf(hs, sizeof hs, "%d/%d", p->holds, p->runs);
             printf("  %-6d  %-6s", p->nodes, hs);
             for (int o = 0; o < pl->nobj; o++) {
-                double mean, lo, hi;
-                stats(p, o, &mean, &lo, &hi);
-                int up = pl->obj[o].op == OP_GT || pl->obj[o].op == OP_GE;
-                gs_cli_format_metric(pl->obj[o].metric, mean, a, sizeof a);
-                gs_cli_format_metric(pl->obj[o].metric, up ? lo : hi, b, sizeof b);
+                mean_worst(&pl->obj[o], p, o, a, b, sizeof a);
                 snprintf(text, sizeof text, "%s / %s", a, b);
                 printf("  %-*s", o == pl->nobj - 1 && p->nodes != answer ? 0 : w[o], text);
             }
@@ -492,18 +483,14 @@ static void print_result(struct plan *pl, const char *pool, int answer, int max_
     else
         printf("answer: %d node%s in pool %s: ", answer, answer == 1 ? "" : "s", pool);
     for (int o = 0; o < pl->nobj; o++) {
-        at_point(&pl->obj[o], at, o, text, sizeof text);
-        printf("%s%s", o ? ", " : "", text);
+        mean_worst(&pl->obj[o], at, o, a, b, sizeof a);
+        printf("%s%s is %s on average, %s at worst", o ? ", " : "", pl->obj[o].metric, a, b);
     }
     if (below) {
         printf("; with %d it holds in %d of %d run%s (", answer - 1, below->holds, below->runs,
                below->runs == 1 ? "" : "s");
         for (int o = 0; o < pl->nobj; o++) {
-            double mean, lo, hi;
-            stats(below, o, &mean, &lo, &hi);
-            int up = pl->obj[o].op == OP_GT || pl->obj[o].op == OP_GE;
-            gs_cli_format_metric(pl->obj[o].metric, mean, a, sizeof a);
-            gs_cli_format_metric(pl->obj[o].metric, up ? lo : hi, b, sizeof b);
+            mean_worst(&pl->obj[o], below, o, a, b, sizeof a);
             if (pl->nobj > 1)
                 printf("%s%s ", o ? ", " : "", pl->obj[o].metric);
             printf("%s on average, %s at worst", a, b);
