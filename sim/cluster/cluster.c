@@ -131,9 +131,6 @@ struct gs_watch_event gs_watch_init(enum gs_watch_type type)
 
 void gs_cluster_node_event(struct gs_cluster *c, int node, const char *kind, const char *subject, const char *value)
 {
-    /* the node-hours a `stat:` check counts end where the report's (its Deleted row) do */
-    if (strcmp(kind, "Deleted") == 0 && node >= 0 && node < c->w->nnodes)
-        c->w->nodes[node].deleted_at = gs_cluster_now(c);
     gs_cluster_fail(c, gs_trace_node_event(c->trace, gs_cluster_now(c), node, kind, subject, value));
 }
 

@@ -281,6 +281,8 @@ void gs_cluster_delete_node(struct gs_cluster *c, int ni)
     struct gs_world *w = c->w;
     evict_all(c, ni, false, "Deleted", "node deleted");
     w->nodes[ni].exists = false;
+    /* the node-hours a `stat:` check counts end here, where the report's end (its Deleted row) */
+    w->nodes[ni].deleted_at = gs_cluster_now(c);
     gs_node_touch(w, ni);
     gs_cluster_node_event(c, ni, "Deleted", NULL, NULL);
 }
