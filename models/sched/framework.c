@@ -33,6 +33,10 @@
 
 static const char oom_message[] = "scheduler: out of memory";
 
+/* The observer's reports (below, "the observer"). */
+static void obs_fstat(struct gs_sched *s, int pod, const struct gs_fstat *st);
+static void obs_text(struct gs_sched *s, int pod, int node, enum gs_status_code code, int plugin, const char *text);
+
 /* ------------------------------------------------------------------ per-node arrays */
 
 /* Grow one per-node array to hold `need` nodes; every per-node array shares s->nodes_cap, so
@@ -559,6 +563,9 @@ int gs_sched_score_all(struct gs_sched *s, struct gs_podctx *pc, const int *feas
         int64_t w = t->weight[k];
         for (int i = 0; i < nfeasible; i++)
             total[i] += raw[i] * w;
+        if (s->obs_scoring)
+            for (int i = 0; i < nfeasible; i++)
+                s->obs.scored(s->obs.ctx, pc->pod, feasible[i], (enum gs_plugin)p->id, raw[i], w);
     }
     return 0;
 }
@@ -797,6 +804,8 @@ static void prefilter_reject(struct gs_sched *s, const struct gs_podctx *pc, con
     for (int i = 0; i < s->nsnap; i++) {
         st.node = s->snap[i];
         set_status(s, s->snap[i], pc->prio, &st, nexplicit);
+        if (s->obs_filter)
+            obs_text(s, pc->pod, s->snap[i], pst->code, pl->id, s->prefilter_msg);
     }
     fit_error(s, pc, *nexplicit, &s->fh, NULL, out);
 }
@@ -864,6 +873,46 @@ void gs_sched_set_now(struct gs_sched *s, gs_time now)
     s->now = now;
 }
 
+/* ------------------------------------------------------------------ the observer */
+
+void gs_sched_set_observer(struct gs_sched *s, const struct gs_sched_observer *o)
+{
+    s->obs = o ? *o : (struct gs_sched_observer){0};
+    s->obs_filter = s->obs.filtered != NULL;
+    s->obs_score = s->obs.scored != NULL;
+}
+
+/* Tell the observer node st->node's verdict, from the compact status (reason strings built
+ * here, as gs_sched_filter_node builds them). */
+static void obs_fstat(struct gs_sched *s, int pod, const struct gs_fstat *st)
+{
+    struct gs_node_status ns = {.code = (enum gs_status_code)st->code, .plugin = (enum gs_plugin)st->plugin};
+    if (st->code != GS_ST_SUCCESS)
+        ns.nreasons = gs_fstat_reasons(s, st, ns.reasons, GS_MAX_REASONS, s->obs_taint, sizeof s->obs_taint);
+    s->obs.filtered(s->obs.ctx, pod, st->node, &ns);
+}
+
+/* Tell the observer a verdict given by its text (PreFilter statuses, errors). */
+static void obs_text(struct gs_sched *s, int pod, int node, enum gs_status_code code, int plugin, const char *text)
+{
+    struct gs_node_status ns = {.code = code, .plugin = (enum gs_plugin)plugin, .nreasons = 1, .reasons = {text}};
+    s->obs.filtered(s->obs.ctx, pod, node, &ns);
+}
+
+/* A failing cycle answered from the template summary: every node's verdict as the summary
+ * keeps it (the walk's statuses, without nominated pods; the summary is only used when no
+ * nominated pod counts for the pod). */
+static void obs_summary(struct gs_sched *s, int pod, const struct gs_vsum *vs)
+{
+    for (int i = 0; i < s->nsnap; i++) {
+        int n = s->snap[i];
+        const struct gs_vnode *vn = &vs->v[n];
+        struct gs_fstat st = {
+            .code = vn->code, .plugin = vn->plugin, .kind = vn->kind, .taint = vn->taint, .node = n, .insuff = vn->insuff};
+        obs_fstat(s, pod, &st);
+    }
+}
+
 void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
 {
     const struct gs_world *w = s->w;
@@ -881,6 +930,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         s->mfull = true;
         out->message = oom_message;
         out->oom = true;
+        if (s->obs.done)
+            s->obs.done(s->obs.ctx, p, out);
         return;
     }
     next_epoch(s);
@@ -892,6 +943,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     /* The snapshot (the registered nodes, kept by gs_sched_mirror_sync). */
     if (s->nsnap == 0) {
         out->message = GS_MSG_NO_NODES;
+        if (s->obs.done)
+            s->obs.done(s->obs.ctx, p, out);
         return;
     }
 
@@ -918,6 +971,9 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         snprintf(s->pf_msg, sizeof s->pf_msg, "running PreFilter plugin \"%s\": %s", who->name,
                  pst.msg ? pst.msg : "");
         out->message = s->pf_msg;
+        if (s->obs_filter)
+            for (int i = 0; i < s->nsnap; i++)
+                obs_text(s, p, s->snap[i], GS_ST_ERROR, who->id, s->pf_msg);
         goto done;
     default:
         break;
@@ -947,6 +1003,11 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
                                       .kind = GS_R_PREFILTER_EXCLUDED,
                                       .node = n};
                 set_status(s, n, pc.prio, &st, &nexplicit);
+                if (s->obs_filter)
+                    obs_fstat(s, p, &st);
+            } else if (s->obs_filter) {
+                /* The absent-node status FitError counts for it (1.31+). */
+                obs_text(s, p, n, GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE, rp[0]->id, s->absent_msg);
             }
         }
     } else {
@@ -963,6 +1024,8 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     if (nr == 0 && pod->nominated_node < 0 && s->nnom_adj == 0 && !pc.cluster_filters) {
         struct gs_vsum *vs = gs_sched_vsum_get(s, &pc);
         if (vs && vs->nfeasible == 0) {
+            if (s->obs_filter)
+                obs_summary(s, p, vs);
             summary_failure(s, &pc, vs, out);
             goto done;
         }
@@ -975,8 +1038,12 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         gs_sched_run_filters_nominated(s, &pc, nn, NULL, &st);
         if (s->filter_error) {
             out->message = s->filter_error_msg;
+            if (s->obs_filter)
+                obs_text(s, p, nn, GS_ST_ERROR, s->filter_error_plugin, s->filter_error_msg);
             goto done;
         }
+        if (s->obs_filter)
+            obs_fstat(s, p, &st);
         if (st.code == GS_ST_SUCCESS) {
             out->node = nn;
             out->feasible = 1;
@@ -998,8 +1065,12 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
         if (s->filter_error) {
             /* A Filter Error aborts the attempt; its text is the FailedScheduling message. */
             out->message = s->filter_error_msg;
+            if (s->obs_filter)
+                obs_text(s, p, n, GS_ST_ERROR, s->filter_error_plugin, s->filter_error_msg);
             goto done;
         }
+        if (s->obs_filter && n != nn)
+            obs_fstat(s, p, &st); /* the nominated node was reported above */
         if (st.code == GS_ST_SUCCESS) {
             s->feasible[s->nfeasible++] = n;
         } else {
@@ -1023,7 +1094,10 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     } else if (s->nfeasible == 1) {
         out->node = s->feasible[0];
     } else {
-        if (gs_sched_score_all(s, &pc, s->feasible, s->nfeasible)) {
+        s->obs_scoring = s->obs_score;
+        int src = gs_sched_score_all(s, &pc, s->feasible, s->nfeasible);
+        s->obs_scoring = false;
+        if (src) {
             s->oom = true;
             goto done;
         }
@@ -1043,6 +1117,8 @@ done:
     } else if (out->node < 0 && !out->message) {
         out->message = s->msg;
     }
+    if (s->obs.done)
+        s->obs.done(s->obs.ctx, p, out);
 }
 
 /* ------------------------------------------------------------------ the binding points */

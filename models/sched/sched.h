@@ -351,6 +351,53 @@ bool gs_sched_out_of_memory(const struct gs_sched *s);
  * long as nothing it depends on changed. */
 void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out);
 
+/* ---------------------------------------------------------------- observing a cycle */
+
+/* Told what a scheduling cycle saw: the trace at --trace-level full (sim/controllers/
+ * scheduler.c), `gpusim explain`, tests. kube-scheduler-simulator shows the same per plugin
+ * (its ResultStore records each Filter plugin's verdict and each Score plugin's score per node);
+ * upstream kube-scheduler keeps them in the cycle's framework.Diagnosis (NodeToStatus) and
+ * prioritizeNodes' NodePluginScores. Every callback may be NULL. Pods and nodes are world
+ * indexes; strings are borrowed for the call (static or the scheduler's scratch). Callbacks must
+ * not call into the scheduler. */
+struct gs_sched_observer {
+    void *ctx;
+    /* After the Filter phase of gs_sched_cycle for pod `pod`: once per node the cycle has a
+     * verdict for, in the order the cycle judged them:
+     * - a node that passed every Filter: st->code GS_ST_SUCCESS, no reasons;
+     * - a node a Filter rejected: the first failing plugin in the profile's order and all its
+     *   reasons (the strings FailedScheduling counts: "Insufficient nvidia.com/gpu", "node(s)
+     *   had untolerated taint {k: v}", ...);
+     * - a PreFilter rejection (or Error): every node of the snapshot with that plugin, its code
+     *   and its one status message (the text FailedScheduling quotes);
+     * - nodes a PreFilterResult left out: that plugin, GS_ST_UNSCHEDULABLE_AND_UNRESOLVABLE and
+     *   "node(s) didn't satisfy plugin(s) [P]" (1.31+; upstream's absent-node status) or "node
+     *   is filtered out by the prefilter result" (1.28-1.30);
+     * - a Filter Error (the attempt aborted): that node with GS_ST_ERROR and its text.
+     * A cycle that finds enough feasible nodes (numFeasibleNodesToFind) stops its walk: the nodes
+     * after it were not judged and are not reported (cycle result `evaluated` counts the judged
+     * ones). A failing cycle judges every node; when the scheduler answers it from its template
+     * summary (cache.c) without walking, every node is still reported from the summary's
+     * verdicts, which are the walk's. A pod with a nominated node reports that node once (its
+     * last verdict). Not called for a cycle that ran out of memory before filtering, nor for the
+     * preemption dry run's statuses. */
+    void (*filtered)(void *ctx, int pod, int node, const struct gs_node_status *st);
+    /* After Score: once per (feasible node, Score plugin that scored the pod), nodes in feasible
+     * order, plugins in the Score table's order: the normalised score (0..100, after
+     * NormalizeScore) and the weight it is multiplied by; a node's sum of score * weight is the
+     * cycle result's `score` for the chosen node (and gs_sched_score_node's total). Plugins
+     * whose PreScore said Skip add nothing and are not reported. Not called when scoring did
+     * not run (one feasible node, or none). */
+    void (*scored)(void *ctx, int pod, int node, enum gs_plugin plugin, int64_t score, int64_t weight);
+    /* The cycle's result (node chosen or -1, its message), last, for every cycle. */
+    void (*done)(void *ctx, int pod, const struct gs_cycle_result *r);
+};
+/* Install (copied) or remove (NULL, or every callback NULL) the observer. Cycles with an
+ * observer report every node they judged whatever the caches say, and reach the same result
+ * as without one (the caches are read, not bypassed); without one they cost what they cost
+ * before observers existed (one test of a flag per judged node). */
+void gs_sched_set_observer(struct gs_sched *s, const struct gs_sched_observer *o);
+
 /* ---------------------------------------------------------------- the binding points */
 
 /* What the plugins of the binding points change in the cluster, done by the caller (the run

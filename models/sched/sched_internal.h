@@ -333,6 +333,12 @@ struct gs_sched {
     bool dra_claims;            /* this cycle: the pod's claims passed PreFilter (PostFilter text;
                                  * cleared by the framework at each cycle) */
     char dra_msg[1024];
+    /* The observer (gs_sched_set_observer): obs_filter / obs_score say a callback is set;
+     * obs_scoring is set while the cycle's own Score phase runs (gs_sched_score_node is not
+     * reported); obs_taint holds the taint text of the status being reported. */
+    struct gs_sched_observer obs;
+    bool obs_filter, obs_score, obs_scoring;
+    char obs_taint[1024];
     /* Plugin state (made by the plugins' init) */
     struct gs_fgd_sched *fgd;   /* the FGD policies' (plugins/fgd_view.c); NULL: none in the tables */
     struct gs_cosched *cs;      /* Coscheduling's; NULL: not in the tables */
