@@ -882,19 +882,44 @@ void gs_sched_set_observer(struct gs_sched *s, const struct gs_sched_observer *o
     s->obs_score = s->obs.scored != NULL;
 }
 
+/* The untolerated taint a taint status names (NULL for other statuses, or when the text is the
+ * generic one). */
+static const struct gs_taint *obs_taint_of(const struct gs_sched *s, const struct gs_fstat *st)
+{
+    if (st->kind != GS_R_TAINT || s->cfg.taint_reason_generic)
+        return NULL;
+    const struct gs_node *n = &s->w->nodes[st->node];
+    return st->taint >= 0 && st->taint < n->ntaints ? &n->taints[st->taint] : NULL;
+}
+
 /* Tell the observer node st->node's verdict, from the compact status (reason strings built
- * here, as gs_sched_filter_node builds them). */
+ * here, as gs_sched_filter_node builds them). A status equal to the one reported last (the
+ * nodes of a pool usually follow one another with the same one) reuses its reasons. */
 static void obs_fstat(struct gs_sched *s, int pod, const struct gs_fstat *st)
 {
-    struct gs_node_status ns = {.code = (enum gs_status_code)st->code, .plugin = (enum gs_plugin)st->plugin};
-    if (st->code != GS_ST_SUCCESS)
-        ns.nreasons = gs_fstat_reasons(s, st, ns.reasons, GS_MAX_REASONS, s->obs_taint, sizeof s->obs_taint);
-    s->obs.filtered(s->obs.ctx, pod, st->node, &ns);
+    struct gs_node_status *ns = &s->obs_ns;
+    const struct gs_fstat *l = &s->obs_fs;
+    const struct gs_taint *t = obs_taint_of(s, st);
+    bool same = s->obs_fs_valid && l->code == st->code && l->plugin == st->plugin && l->kind == st->kind &&
+                l->insuff == st->insuff &&
+                (!t || (s->obs_tkey && strcmp(t->key, s->obs_tkey) == 0 &&
+                        strcmp(t->value ? t->value : "", s->obs_tvalue) == 0));
+    if (!same) {
+        *ns = (struct gs_node_status){.code = (enum gs_status_code)st->code, .plugin = (enum gs_plugin)st->plugin};
+        if (st->code != GS_ST_SUCCESS)
+            ns->nreasons = gs_fstat_reasons(s, st, ns->reasons, GS_MAX_REASONS, s->obs_taint, sizeof s->obs_taint);
+        s->obs_fs = *st;
+        s->obs_tkey = t ? t->key : NULL;
+        s->obs_tvalue = t ? (t->value ? t->value : "") : NULL;
+        s->obs_fs_valid = !s->oom;
+    }
+    s->obs.filtered(s->obs.ctx, pod, st->node, ns);
 }
 
 /* Tell the observer a verdict given by its text (PreFilter statuses, errors). */
 static void obs_text(struct gs_sched *s, int pod, int node, enum gs_status_code code, int plugin, const char *text)
 {
+    s->obs_fs_valid = false;
     struct gs_node_status ns = {.code = code, .plugin = (enum gs_plugin)plugin, .nreasons = 1, .reasons = {text}};
     s->obs.filtered(s->obs.ctx, pod, node, &ns);
 }
@@ -926,6 +951,7 @@ void gs_sched_cycle(struct gs_sched *s, int p, struct gs_cycle_result *out)
     s->prefilter_msg = NULL;
     s->dra_claims = false;
     s->filter_error = false;
+    s->obs_fs_valid = false; /* the reasons' strings of a past cycle may be gone */
     if (ensure_nodes(s) || gs_sched_mirror_sync(s)) {
         s->mfull = true;
         out->message = oom_message;

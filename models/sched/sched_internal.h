@@ -339,6 +339,11 @@ struct gs_sched {
     struct gs_sched_observer obs;
     bool obs_filter, obs_score, obs_scoring;
     char obs_taint[1024];
+    /* the status reported last in this cycle and its reasons (reused for an equal status) */
+    bool obs_fs_valid;
+    struct gs_fstat obs_fs;
+    const char *obs_tkey, *obs_tvalue;
+    struct gs_node_status obs_ns;
     /* Plugin state (made by the plugins' init) */
     struct gs_fgd_sched *fgd;   /* the FGD policies' (plugins/fgd_view.c); NULL: none in the tables */
     struct gs_cosched *cs;      /* Coscheduling's; NULL: not in the tables */
