@@ -23,6 +23,7 @@
 #include "base/rng.h"
 #include "base/time.h"
 #include "models/sched/queue.h"
+#include "models/sched/sched.h"
 #include "models/world.h"
 #include "sim/engine.h"
 #include "sim/run.h"
@@ -187,6 +188,9 @@ struct gs_cluster {
     int gpu_time_cap;
     /* DRA objects (claims, slices, the GPU ledger; dra_state.h), NULL without DRA */
     struct gs_dra_state *dra;
+    /* the scheduling attempt being recorded and each pod's last one (sim/cluster/attempts.c;
+     * --trace-level full), NULL until the first */
+    struct gs_attempts *attempts;
 };
 
 /* Set up the cluster for sc (engine, RNG streams, trace already open in `trace`) and the
@@ -236,6 +240,19 @@ void gs_cluster_object(struct gs_cluster *c, const char *kind, const char *ns, c
 void gs_cluster_warn(struct gs_cluster *c, const struct gs_sevent *se, const char *what, const char *name);
 /* Ask for a sample row now (gpusim run --sample-every-pod; sim/metrics.c). */
 void gs_cluster_sample(struct gs_cluster *c);
+
+/* A scheduling attempt's verdicts, written at --trace-level full as the attempt,
+ * attempt_node and attempt_score rows (sim/cluster/attempts.c, docs/trace-schema.md). The
+ * scheduler controller's observer (models/sched/sched.h struct gs_sched_observer) calls them
+ * during a cycle for `pod`: node's verdict (strings copied), a feasible node's normalised
+ * score from Score plugin `plugin` (enum gs_plugin) and its weight, then the result: the
+ * attempt is written at the current time, or, when it is identical to the pod's previous
+ * attempt but for its time, that row's count and last_us go up. `group_pod`: the pod whose
+ * gang admission group cycle this is (-1: an ordinary cycle). Out of memory and trace errors
+ * are recorded (gs_cluster_fail). */
+void gs_cluster_attempt_node(struct gs_cluster *c, int pod, int node, const struct gs_node_status *st);
+void gs_cluster_attempt_score(struct gs_cluster *c, int pod, int node, int plugin, int64_t score, int64_t weight);
+void gs_cluster_attempt_done(struct gs_cluster *c, int pod, const struct gs_cycle_result *r, int group_pod);
 
 /* ---------------------------------------------------------------- nodes (sim/cluster/nodes.c) */
 

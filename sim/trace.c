@@ -53,12 +53,38 @@ static const char schema_sql[] =
     " message TEXT);"
     "CREATE TABLE expect_check(idx INT PRIMARY KEY, line INT, what TEXT, pass INT, detail TEXT);";
 
+/* The scheduling attempts' tables, only in a trace written at --trace-level full (so a trace
+ * at events or summary is exactly what it was before they existed). */
+static const char full_schema_sql[] =
+    "CREATE TABLE attempt(id INTEGER PRIMARY KEY, t_us INT, pod_id INT, node_id INT, feasible INT,"
+    " evaluated INT, score INT, message TEXT, group_pod_id INT, node_set_id INT, count INT DEFAULT 1,"
+    " last_us INT);"
+    "CREATE TABLE verdict(id INTEGER PRIMARY KEY, plugin TEXT, code TEXT, reason TEXT);"
+    "CREATE TABLE verdict_reason(verdict_id INT, reason TEXT);"
+    "CREATE TABLE node_set(id INTEGER PRIMARY KEY, base_id INT);"
+    "CREATE TABLE node_set_verdict(set_id INT, node_id INT, verdict_id INT);"
+    "CREATE TABLE attempt_score(attempt_id INT, node_id INT, plugin TEXT, score INT, weight INT);"
+    /* Every node's verdict per attempt: a full set's rows, or a delta set's rows (verdict 0:
+     * not judged, dropped by the join) and its base's rows for the other nodes. */
+    "CREATE VIEW attempt_verdict AS"
+    " SELECT a.id AS attempt_id, d.node_id AS node_id, v.plugin AS plugin, v.code AS code, v.reason AS reason"
+    " FROM attempt a JOIN node_set_verdict d ON d.set_id = a.node_set_id JOIN verdict v ON v.id = d.verdict_id"
+    " UNION ALL"
+    " SELECT a.id, b.node_id, v.plugin, v.code, v.reason"
+    " FROM attempt a JOIN node_set s ON s.id = a.node_set_id JOIN node_set_verdict b ON b.set_id = s.base_id"
+    " JOIN verdict v ON v.id = b.verdict_id"
+    " WHERE NOT EXISTS (SELECT 1 FROM node_set_verdict d WHERE d.set_id = a.node_set_id AND d.node_id = b.node_id);";
+
 /* Built at close: bulk-building an index once is cheaper than maintaining it per insert. */
 static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS pod_event_by_pod ON pod_event(pod_id);"
     "CREATE INDEX IF NOT EXISTS pod_by_name ON pod(name);"
     "CREATE INDEX IF NOT EXISTS node_event_by_node ON node_event(node_id);"
     "CREATE INDEX IF NOT EXISTS sample_by_pool_t ON sample(pool, t_us);";
+static const char full_index_sql[] =
+    "CREATE INDEX IF NOT EXISTS attempt_by_pod ON attempt(pod_id, t_us);"
+    "CREATE INDEX IF NOT EXISTS node_set_verdict_by_set ON node_set_verdict(set_id, node_id);"
+    "CREATE INDEX IF NOT EXISTS attempt_score_by_attempt ON attempt_score(attempt_id);";
 
 enum gs_trace_stmt {
     ST_BEGIN,
@@ -74,8 +100,17 @@ enum gs_trace_stmt {
     ST_OBJECT,
     ST_CHECK,
     ST_STATUS,
+    /* --trace-level full only (prepared when its tables exist) */
+    ST_ATTEMPT,
+    ST_ATTEMPT_BUMP,
+    ST_VERDICT,
+    ST_VERDICT_REASON,
+    ST_NODE_SET,
+    ST_NODE_SET_VERDICT,
+    ST_ATTEMPT_SCORE,
     ST_COUNT
 };
+#define ST_FIRST_FULL ST_ATTEMPT
 
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN",
@@ -100,6 +135,15 @@ static const char *const stmt_sql[ST_COUNT] = {
                  " VALUES (?1, ?2, ?3, ?4, ?5)",
     /* In place: the status row keeps its position (rowid) in the run table. */
     [ST_STATUS] = "UPDATE run SET value = ?1 WHERE key = 'status'",
+    [ST_ATTEMPT] = "INSERT INTO attempt(t_us, pod_id, node_id, feasible, evaluated, score, message, group_pod_id,"
+                   " node_set_id, count, last_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?1)",
+    [ST_ATTEMPT_BUMP] = "UPDATE attempt SET count = count + 1, last_us = ?1 WHERE id = ?2",
+    [ST_VERDICT] = "INSERT INTO verdict(id, plugin, code, reason) VALUES (?1, ?2, ?3, ?4)",
+    [ST_VERDICT_REASON] = "INSERT INTO verdict_reason(verdict_id, reason) VALUES (?1, ?2)",
+    [ST_NODE_SET] = "INSERT INTO node_set(id, base_id) VALUES (?1, ?2)",
+    [ST_NODE_SET_VERDICT] = "INSERT INTO node_set_verdict(set_id, node_id, verdict_id) VALUES (?1, ?2, ?3)",
+    [ST_ATTEMPT_SCORE] = "INSERT INTO attempt_score(attempt_id, node_id, plugin, score, weight)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
 static const char *const level_names[] = {"summary", "events", "full"};
@@ -567,11 +611,11 @@ int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace *
                        " PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;",
                        NULL, NULL, &emsg);
     if (src == SQLITE_OK) {
-        char *sql = sqlite3_mprintf("BEGIN; %s PRAGMA user_version=%d; PRAGMA application_id=%d;"
+        char *sql = sqlite3_mprintf("BEGIN; %s%s PRAGMA user_version=%d; PRAGMA application_id=%d;"
                                     " INSERT INTO run(key, value) VALUES ('status', 'running'),"
                                     " ('trace_level', '%s'); COMMIT;",
-                                    schema_sql, GS_TRACE_SCHEMA_VERSION, (int)GS_TRACE_APPLICATION_ID,
-                                    level_names[level]);
+                                    schema_sql, level == GS_TRACE_FULL ? full_schema_sql : "",
+                                    GS_TRACE_SCHEMA_VERSION, (int)GS_TRACE_APPLICATION_ID, level_names[level]);
         src = sql ? sqlite3_exec(t->db, sql, NULL, NULL, &emsg) : SQLITE_NOMEM;
         sqlite3_free(sql);
     }
@@ -584,7 +628,8 @@ int gs_trace_open(const char *path, enum gs_trace_level level, struct gs_trace *
         return src == SQLITE_NOMEM ? GS_ENOMEM : is_io_error(src) ? GS_EIO : GS_ESQL;
     }
 
-    for (int i = 0; i < ST_COUNT; i++) {
+    int nst = level == GS_TRACE_FULL ? ST_COUNT : ST_FIRST_FULL;
+    for (int i = 0; i < nst; i++) {
         src = sqlite3_prepare_v3(t->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &t->st[i],
                                  NULL);
         if (src != SQLITE_OK) {
@@ -980,7 +1025,8 @@ int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, bool
     if (wrc == 0 && !interrupted) {
         sqlite3_progress_handler(t->db, 10000, finish_progress, t);
         if (sqlite3_exec(t->db, "PRAGMA temp_store=FILE", NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(t->db, index_sql, NULL, NULL, NULL) != SQLITE_OK) {
+            sqlite3_exec(t->db, index_sql, NULL, NULL, NULL) != SQLITE_OK ||
+            (t->level == GS_TRACE_FULL && sqlite3_exec(t->db, full_index_sql, NULL, NULL, NULL) != SQLITE_OK)) {
             if ((sqlite3_errcode(t->db) & 0xff) == SQLITE_INTERRUPT)
                 interrupted = true;
             else
@@ -1056,4 +1102,119 @@ int gs_trace_finish(struct gs_trace *t, const char *status, gs_time end_us, bool
 int gs_trace_close(struct gs_trace *t, const char *status, gs_time end_us)
 {
     return gs_trace_finish(t, status, end_us, NULL, NULL, 0);
+}
+
+/* ------------------------------------------------------------------ scheduling attempts */
+
+int gs_trace_attempt(struct gs_trace *t, const struct gs_trace_attempt *a, int64_t *id)
+{
+    *id = 0;
+    if (t->failed)
+        return t->failed;
+    if (t->level != GS_TRACE_FULL)
+        return 0;
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *st = t->st[ST_ATTEMPT];
+    int brc = sqlite3_bind_int64(st, 1, a->t_us) | sqlite3_bind_int(st, 2, a->pod_id) | bind_opt(st, 3, a->node_id) |
+              sqlite3_bind_int(st, 4, a->feasible) | sqlite3_bind_int(st, 5, a->evaluated) |
+              (a->scored ? sqlite3_bind_int64(st, 6, a->score) : sqlite3_bind_null(st, 6)) |
+              bind_text(st, 7, a->message) | bind_opt(st, 8, a->group_pod_id) | sqlite3_bind_int(st, 9, a->node_set_id);
+    rc = write_row(t, ST_ATTEMPT, brc, "write attempt");
+    if (rc == 0)
+        *id = sqlite3_last_insert_rowid(t->db);
+    return rc;
+}
+
+int gs_trace_attempt_again(struct gs_trace *t, int64_t id, gs_time t_us)
+{
+    if (t->failed)
+        return t->failed;
+    if (t->level != GS_TRACE_FULL)
+        return 0;
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *st = t->st[ST_ATTEMPT_BUMP];
+    int brc = sqlite3_bind_int64(st, 1, t_us) | sqlite3_bind_int64(st, 2, id);
+    return write_row(t, ST_ATTEMPT_BUMP, brc, "write attempt");
+}
+
+int gs_trace_verdict(struct gs_trace *t, int id, const char *plugin, const char *code, const char *reason)
+{
+    if (t->failed)
+        return t->failed;
+    if (t->level != GS_TRACE_FULL)
+        return 0;
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *st = t->st[ST_VERDICT];
+    int brc = sqlite3_bind_int(st, 1, id) | bind_text(st, 2, plugin) | bind_text(st, 3, code) |
+              bind_text(st, 4, reason);
+    return write_row(t, ST_VERDICT, brc, "write verdict");
+}
+
+int gs_trace_verdict_reason(struct gs_trace *t, int verdict_id, const char *reason)
+{
+    if (t->failed)
+        return t->failed;
+    if (t->level != GS_TRACE_FULL)
+        return 0;
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *st = t->st[ST_VERDICT_REASON];
+    int brc = sqlite3_bind_int(st, 1, verdict_id) | bind_text(st, 2, reason);
+    return write_row(t, ST_VERDICT_REASON, brc, "write verdict_reason");
+}
+
+int gs_trace_node_set(struct gs_trace *t, int id, int base_id)
+{
+    if (t->failed)
+        return t->failed;
+    if (t->level != GS_TRACE_FULL)
+        return 0;
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *st = t->st[ST_NODE_SET];
+    int brc = sqlite3_bind_int(st, 1, id) | (base_id > 0 ? sqlite3_bind_int(st, 2, base_id) : sqlite3_bind_null(st, 2));
+    return write_row(t, ST_NODE_SET, brc, "write node_set");
+}
+
+int gs_trace_node_set_verdict(struct gs_trace *t, int set_id, int node_id, int verdict_id)
+{
+    if (t->failed)
+        return t->failed;
+    if (t->level != GS_TRACE_FULL)
+        return 0;
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *st = t->st[ST_NODE_SET_VERDICT];
+    int brc = sqlite3_bind_int(st, 1, set_id) | sqlite3_bind_int(st, 2, node_id) | sqlite3_bind_int(st, 3, verdict_id);
+    return write_row(t, ST_NODE_SET_VERDICT, brc, "write node_set_verdict");
+}
+
+int gs_trace_attempt_score(struct gs_trace *t, int64_t attempt_id, int node_id, const char *plugin, int64_t score,
+                           int64_t weight)
+{
+    if (t->failed)
+        return t->failed;
+    if (t->level != GS_TRACE_FULL)
+        return 0;
+    int rc = begin_write(t);
+    if (rc != 0)
+        return rc;
+    sqlite3_stmt *st = t->st[ST_ATTEMPT_SCORE];
+    int brc = sqlite3_bind_int64(st, 1, attempt_id) | sqlite3_bind_int(st, 2, node_id) | bind_text(st, 3, plugin) |
+              sqlite3_bind_int64(st, 4, score) | sqlite3_bind_int64(st, 5, weight);
+    return write_row(t, ST_ATTEMPT_SCORE, brc, "write attempt_score");
+}
+
+bool gs_trace_full(const struct gs_trace *t)
+{
+    return t && t->level == GS_TRACE_FULL;
 }

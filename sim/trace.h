@@ -29,7 +29,25 @@
  *   expect_check(idx INT PRIMARY KEY, line INT, what TEXT, pass INT, detail TEXT)
  *       the outcomes of the scenario's expect: checks (not named `check`: CHECK is an SQL
  *       keyword, so that name would need quoting in every query)
- * Indexes pod_event(pod_id), node_event(node_id) and sample(pool, t_us) are built at close.
+ * At --trace-level full only (the tables exist only then; docs/trace-schema.md):
+ *   attempt(id INTEGER PRIMARY KEY, t_us INT, pod_id INT, node_id INT, feasible INT, evaluated INT,
+ *           score INT, message TEXT, group_pod_id INT, node_set_id INT, count INT DEFAULT 1,
+ *           last_us INT)
+ *       one scheduling cycle (node_id the node chosen, NULL when none); repeated identical
+ *       attempts of one pod are stored once with a count, t_us the first, last_us the last
+ *   verdict(id INTEGER PRIMARY KEY, plugin TEXT, code TEXT, reason TEXT)
+ *       each distinct node status once (first failing plugin, code, reasons joined by ", ");
+ *       plugin and reason NULL and code 'Success' for a node that passed
+ *   verdict_reason(verdict_id INT, reason TEXT)   the verdict's reasons one by one
+ *   node_set(id INTEGER PRIMARY KEY, base_id INT)
+ *   node_set_verdict(set_id INT, node_id INT, verdict_id INT)
+ *       an attempt's per-node verdicts, in full (base_id NULL) or as the nodes that differ
+ *       from a full set (verdict 0: not judged); the view attempt_verdict(attempt_id, node_id,
+ *       plugin, code, reason) resolves them
+ *   attempt_score(attempt_id INT, node_id INT, plugin TEXT, score INT, weight INT)
+ *       one row per (feasible node, Score plugin) when scoring ran
+ * Indexes pod_event(pod_id), node_event(node_id) and sample(pool, t_us) are built at close
+ * (and at full attempt(pod_id, t_us), attempt_node(attempt_id), attempt_score(attempt_id)).
  *
  * Nothing in the database depends on the wall clock: two runs of one scenario and seed give
  * identical `sqlite3 .dump` output.
@@ -85,7 +103,8 @@ enum gs_trace_file {
 };
 
 /* SUMMARY writes run, node, pod, sample, object and check rows, but no node_event or
- * pod_event rows; EVENTS writes them all; FULL is EVENTS for now. */
+ * pod_event rows; EVENTS writes them all; FULL also has the scheduling attempts' tables
+ * (attempt, attempt_node, attempt_score), which exist only in a trace written at FULL. */
 enum gs_trace_level { GS_TRACE_SUMMARY = 0, GS_TRACE_EVENTS, GS_TRACE_FULL };
 
 struct gs_trace;
@@ -181,6 +200,46 @@ int gs_trace_object(struct gs_trace *t, gs_time t_us, const char *kind, const ch
  * Returns 0 or GS_ESQL. */
 int gs_trace_check(struct gs_trace *t, int idx, int line, const char *what, int pass,
                    const char *detail);
+
+/* One scheduling attempt (a cycle of kube-scheduler's scheduleOne) at --trace-level full:
+ * t_us simulated µs, the pod, the node chosen (-1: none, written NULL), the feasible and
+ * evaluated node counts, the chosen node's total score (written only when `scored`: scoring
+ * ran), the FailedScheduling text (NULL when a node was chosen), and in a gang admission group
+ * cycle the pod that started it (-1: NULL). */
+struct gs_trace_attempt {
+    gs_time t_us;
+    int pod_id;
+    int node_id;
+    int feasible, evaluated;
+    bool scored;
+    int64_t score;
+    const char *message;
+    int group_pod_id;
+    int node_set_id;        /* its node set (gs_trace_node_set) */
+};
+/* Write an attempt row and set *id to its id (0 when nothing was written: a trace below FULL
+ * writes nothing and returns 0). Returns 0 or GS_ESQL. */
+int gs_trace_attempt(struct gs_trace *t, const struct gs_trace_attempt *a, int64_t *id);
+/* The attempt `id` happened again, identical, at t_us: count + 1, last_us = t_us. 0 or GS_ESQL. */
+int gs_trace_attempt_again(struct gs_trace *t, int64_t id, gs_time t_us);
+/* A distinct verdict `id` (the caller numbers them from 1): the first failing plugin, the code
+ * ("Unschedulable"...) and one reason; plugin and reason NULL and code "Success" for a node that
+ * passed. 0 or GS_ESQL (nothing below FULL). */
+int gs_trace_verdict(struct gs_trace *t, int id, const char *plugin, const char *code, const char *reason);
+/* One of verdict `verdict_id`'s reasons. 0 or GS_ESQL (nothing below FULL). */
+int gs_trace_verdict_reason(struct gs_trace *t, int verdict_id, const char *reason);
+/* Node set `id` (the caller numbers them from 1): in full (base_id 0, written NULL), or the
+ * differences from full set `base_id`. 0 or GS_ESQL (nothing below FULL). */
+int gs_trace_node_set(struct gs_trace *t, int id, int base_id);
+/* Node `node_id`'s verdict in node set `set_id` (0 in a delta set: not judged). 0 or GS_ESQL
+ * (nothing below FULL). */
+int gs_trace_node_set_verdict(struct gs_trace *t, int set_id, int node_id, int verdict_id);
+/* A feasible node's normalised score (0..100) from one Score plugin, and the plugin's weight.
+ * 0 or GS_ESQL (nothing below FULL). */
+int gs_trace_attempt_score(struct gs_trace *t, int64_t attempt_id, int node_id, const char *plugin, int64_t score,
+                           int64_t weight);
+/* True when `t` is written at --trace-level full (NULL: false). */
+bool gs_trace_full(const struct gs_trace *t);
 
 /* Commit what is pending (also done every GS_TRACE_BATCH_MAX rows). Returns 0 or GS_ESQL. */
 int gs_trace_commit(struct gs_trace *t);

@@ -228,6 +228,7 @@ void gs_cluster_free(struct gs_cluster *c)
     gs_intmap_free(&c->finish_ev);
     gs_free(c->node_pending);
     gs_free(c->gpu_time);
+    gs_cluster_attempts_free(c);
     gs_intern_free(&c->messages);
     memset(c, 0, sizeof *c);
 }

@@ -18,6 +18,9 @@ void gs_cluster_pod_start(struct gs_cluster *c, int p);
 void gs_cluster_pod_finish(struct gs_cluster *c, int p);
 void gs_cluster_pod_gone(struct gs_cluster *c, int p, bool eviction);
 
+/* attempts.c: free the attempts' record (c->attempts). */
+void gs_cluster_attempts_free(struct gs_cluster *c);
+
 /* nodes.c: the handler of GS_EV_NODE_JOIN. */
 void gs_cluster_node_join(struct gs_cluster *c, int pool);
 

@@ -172,6 +172,39 @@ void gs_scheduler_failed(struct scheduler *s, struct gs_cluster *c, int p, const
         gs_scheduler_reject_waiting(s, c, c->w->pods[p].group, GS_GANG_MSG_POSTFILTER_REJECT);
 }
 
+/* ------------------------------------------------------------------ the attempts' rows */
+
+/* The framework's observer at --trace-level full: what each cycle saw goes to the cluster,
+ * which writes the attempt rows (sim/cluster/attempts.c). */
+static void observe_filtered(void *ctx, int pod, int node, const struct gs_node_status *st)
+{
+    struct scheduler *s = ctx;
+    gs_cluster_attempt_node(s->c, pod, node, st);
+}
+
+static void observe_scored(void *ctx, int pod, int node, enum gs_plugin plugin, int64_t score, int64_t weight)
+{
+    struct scheduler *s = ctx;
+    gs_cluster_attempt_score(s->c, pod, node, (int)plugin, score, weight);
+}
+
+static void observe_done(void *ctx, int pod, const struct gs_cycle_result *r)
+{
+    struct scheduler *s = ctx;
+    gs_cluster_attempt_done(s->c, pod, r, s->group_pod);
+}
+
+/* Install the observer on the framework when the trace is written at full (only then: a cycle
+ * without one costs what it did before). */
+static void observe(struct scheduler *s, struct gs_cluster *c)
+{
+    if (!gs_trace_full(c->trace))
+        return;
+    struct gs_sched_observer o = {
+        .ctx = s, .filtered = observe_filtered, .scored = observe_scored, .done = observe_done};
+    gs_sched_set_observer(s->sched, &o);
+}
+
 static void cycle(struct scheduler *s, struct gs_cluster *c)
 {
     s->cycle_ev = 0;
@@ -241,6 +274,7 @@ static void restart(struct scheduler *s, struct gs_cluster *c, const struct gs_s
     }
     gs_sched_free(s->sched);
     s->sched = fresh;
+    observe(s, c);
     /* PodGroup backoffs (Coscheduling's memory) start over with it; what lives in the API
      * (claims, slices) and the run's typical pods are the new one's too. */
     gs_sched_set_dra(s->sched, c->dra);
@@ -263,6 +297,7 @@ static int setup(struct gs_cluster *c, int self, void **state)
     s->self = self;
     s->c = c;
     s->share_pod = -1;
+    s->group_pod = -1;
     s->client = (struct gs_sched_client){.ctx = s,
                                          .claims_bind = client_claims_bind,
                                          .set_share_gpu = client_set_share_gpu,
@@ -279,6 +314,7 @@ static int setup(struct gs_cluster *c, int self, void **state)
     gs_sched_set_dra(s->sched, c->dra);
     if (c->typical)
         gs_sched_set_fgd_typical(s->sched, c->typical);
+    observe(s, c);
     return 0;
 }
 

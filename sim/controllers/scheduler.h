@@ -25,6 +25,8 @@ struct scheduler {
     struct gs_sched_client client; /* what the framework's binding plugins change, through us */
     int share_pod, share_gpu;   /* the GPU a PreBind plugin chose for pod share_pod's share */
     int rejected_waiting;       /* waiting pods rejected through the client (a counter) */
+    int group_pod;              /* the pod whose gang admission group cycle runs, -1: none (the
+                                 * attempts' rows at --trace-level full) */
 };
 
 /* scheduler.c, for scheduler_gang.c */

@@ -123,9 +123,12 @@ void gs_scheduler_group_cycle(struct scheduler *s, struct gs_cluster *c, int p)
     int n = members(s, c, g, p, m, cap);
     int nplaced = 0, failed = -1;
     struct gs_cycle_result res;
-    /* Each member in turn, the ones before it assumed on their nodes. */
+    /* Each member in turn, the ones before it assumed on their nodes (their attempts' rows,
+     * at --trace-level full, name p as the group cycle's). */
     for (int k = 0; k < n; k++) {
+        s->group_pod = p;
         gs_sched_cycle(s->sched, m[k], &res);
+        s->group_pod = -1;
         c->cycles++;
         if (res.oom) {
             for (int j = 0; j < nplaced; j++)
