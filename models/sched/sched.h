@@ -378,9 +378,10 @@ struct gs_sched_observer {
      * after it were not judged and are not reported (cycle result `evaluated` counts the judged
      * ones). A failing cycle judges every node; when the scheduler answers it from its template
      * summary (cache.c) without walking, every node is still reported from the summary's
-     * verdicts, which are the walk's. A pod with a nominated node reports that node once (its
-     * last verdict). Not called for a cycle that ran out of memory before filtering, nor for the
-     * preemption dry run's statuses. */
+     * verdicts, which are the walk's. A pod with a nominated node reports that node once
+     * (evaluateNominatedNode's verdict; the walk's later verdict on it is the same). Not called
+     * for a cycle that ran out of memory before filtering, nor for the preemption dry run's
+     * statuses. */
     void (*filtered)(void *ctx, int pod, int node, const struct gs_node_status *st);
     /* After Score: once per (feasible node, Score plugin that scored the pod), nodes in feasible
      * order, plugins in the Score table's order: the normalised score (0..100, after
