@@ -249,14 +249,14 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
                 for (int n = 0; n < h.nnodes; n++)
                     names[n] = h.nodes[n].name;
                 const char *near = gs_y_suggest(o->nodes[i], names);
-                rc = gs_report_error(errbuf, errlen, GS_EINVAL, "trace '%s' has no node named '%s'%s%s%s%s",
-                                     trace_path, o->nodes[i], near ? " (did you mean '" : "", near ? near : "",
-                                     near ? "'?)" : "",
-                                     near || h.nnodes == 0 ? "" : h.nnodes > 0 ? "; its nodes are named like '" : "");
-                if (!near && h.nnodes > 0 && errbuf) {
-                    size_t l = strlen(errbuf);
-                    snprintf(errbuf + l, (size_t)errlen > l ? (size_t)errlen - l : 0, "%s'", h.nodes[0].name);
-                }
+                char also[256] = "";
+                if (!near) /* no name is near: show the first ones, as a hint of the naming */
+                    for (int n = 0; n < h.nnodes && n < 4; n++)
+                        snprintf(also + strlen(also), sizeof also - strlen(also), "%s'%s'%s", n ? ", " : "; nodes: ",
+                                 h.nodes[n].name, n == 3 && h.nnodes > 4 ? ", ..." : "");
+                rc = gs_report_error(errbuf, errlen, GS_EINVAL, "trace '%s' has no node named '%s'%s%s%s%s", trace_path,
+                                     o->nodes[i], near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
+                                     also);
                 gs_free(names);
                 goto done;
             }
@@ -345,6 +345,7 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
         col_of[n] = -1;
     /* the table: one column per node, as wide as its name or its GPUs; columns that do not fit
      * the line go on to indented continuation lines (a new line starts when colx returns) */
+    int bands = 1;
     for (int i = 0, x = prefix; i < t.ncols; i++) {
         const struct gs_hist_node *nd = &h.nodes[t.cols[i]];
         int gw = nd->gpus > GS_HIST_MAX_GPUS ? 9 : nd->gpus, nw = utf8_width(nd->name);
@@ -354,6 +355,15 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
             x = indent;
         colx[i] = x;
         x += colw[i] + 1;
+        bands += i > 0 && colx[i] < colx[i - 1];
+    }
+    /* a table of more than four lines per event is not readable: show what each event changes */
+    bool only_changed = o->changed;
+    if (!only_changed && bands > 4 && !o->nodes) {
+        only_changed = true;
+        fprintf(out, "(%d GPU nodes need %d lines of %d columns per event: each event shows only the nodes it "
+                     "changed; --node picks the nodes to follow)\n",
+                t.ncols, bands, width);
     }
     gs_hist_state_advance(&h, &st, first);
     for (int i = 0; i < t.ncols && rc == 0; i++)
@@ -379,7 +389,7 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
         if (!shown(o, sel, e))
             continue;
         /* the table's heading, first and every 40 events */
-        if (!o->changed && t.ncols > 0 && lines % 40 == 0) {
+        if (!only_changed && t.ncols > 0 && lines % 40 == 0) {
             fprintf(out, "%*s %-*s %-*s  ", wt, "TIME", ws, "EVENT", wr, "REASON");
             for (int i = 0, x = prefix; i < t.ncols; i++) {
                 const char *name = h.nodes[t.cols[i]].name;
@@ -405,7 +415,7 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
         fputs("  ", out);
         int x = wt + 1 + (utf8_width(sbuf) > ws ? utf8_width(sbuf) : ws) + 1 +
                 (utf8_width(rbuf) > wr ? utf8_width(rbuf) : wr) + 2;
-        if (!o->changed) {
+        if (!only_changed) {
             /* the table row: each cell at its column; a column left of the one before starts
              * a continuation line; an overlong field pushes the cells of the first line right */
             for (int i = 0; i < t.ncols; i++) {
