@@ -75,7 +75,7 @@ static void node_slots(const struct gs_history *h, const struct gs_hist_state *s
             kinds[g] = G_ABSENT;
         return;
     }
-    int64_t alloc = gs_hist_node_allocated(h, st, n), allocatable = st->node_allocatable[n];
+    int64_t allocatable = st->node_allocatable[n];
     /* time-slicing / MPS advertise replicas: a GPU is full when all its replicas are held */
     int64_t full = allocatable > gpus && gpus > 0 ? 1000 * (allocatable / gpus) : 1000;
     int known = 0, milli[GS_HIST_MAX_GPUS];
@@ -83,8 +83,12 @@ static void node_slots(const struct gs_history *h, const struct gs_hist_state *s
         milli[g] = gs_hist_gpu_milli(h, st, n, g);
         known += milli[g] > 0;
     }
-    int64_t unknown = alloc - known;
-    int64_t free_ok = (allocatable > gpus ? gpus : allocatable) - (alloc > known ? alloc : known);
+    /* GPUs held by pods bound here whose slots the trace has not named (yet) */
+    int64_t unknown = 0;
+    for (int p = 0; p < h->npods; p++)
+        if (st->pod_node[p] == n && st->pod_mask[p] == 0)
+            unknown += h->pods[p].gpu;
+    int64_t free_ok = (allocatable > gpus ? gpus : allocatable) - known - unknown;
     for (int g = 0; g < gpus; g++) {
         if (milli[g] >= full)
             kinds[g] = G_FULL;
