@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "models/quantity.h"
 #include "reports/timeline.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
@@ -246,4 +247,65 @@ Test(timeline, errors)
     cr_assert(eq(str, err, want));
     struct gs_timeline_opts p = {.to_us = -1, .width = 100};
     cr_assert(eq(int, gs_report_timeline("/nonexistent/x.db", &p, stdout, err, sizeof err), GS_EIO), "%s", err);
+}
+
+/* At every sample time the GPUs the timeline shows held on each node (whole or shared) add up to
+ * the sample's gpus_allocated (the samples' rule, reports/history.h): preemption.yaml (pods
+ * evicted and re-created), weekly-os-patch.yaml (nodes rebooted with pods evicted), fractional.yaml
+ * (gpu-milli shares). */
+static void check_samples(const char *rel)
+{
+    run_file(rel);
+    struct gs_timeline_opts o = {.to_us = -1, .width = 1000, .ascii = true, .all = true};
+    char err[512], head[1024], buf[1024];
+    cr_assert(eq(int, timeline(&o, err, sizeof err), 0), "%s", err);
+    int nlines = count_lines();
+    line(0, head, sizeof head);
+    int cells_at = (int)(strstr(head, "REASON") - head); /* the cells follow the reason column */
+    while (head[cells_at] && head[cells_at] != ' ')
+        cells_at++;
+    while (head[cells_at] == ' ')
+        cells_at++;
+    sqlite3 *db;
+    cr_assert(eq(int, sqlite3_open_v2(trace_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK));
+    sqlite3_stmt *st;
+    cr_assert(eq(int, sqlite3_prepare_v2(db, "SELECT t_us, gpus_allocated FROM sample WHERE pool = '' ORDER BY t_us, rowid",
+                                         -1, &st, NULL),
+                 SQLITE_OK));
+    int checked = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int64_t t = sqlite3_column_int64(st, 0);
+        /* the last line at or before t (headings, repeated every 40 events, start with TIME) */
+        int at = -1;
+        for (int i = 1; i < nlines; i++) {
+            line(i, buf, sizeof buf);
+            if (strncmp(buf + strspn(buf, " "), "TIME ", 5) == 0)
+                continue;
+            char ts[32];
+            int64_t us;
+            cr_assert(eq(int, sscanf(buf, "%31s", ts), 1));
+            cr_assert(eq(int, gs_duration_parse(ts, &us), 0), "%s", buf);
+            if (us > t)
+                break;
+            at = i;
+        }
+        if (at < 0)
+            continue;
+        line(at, buf, sizeof buf);
+        int held = 0;
+        for (const char *p = buf + cells_at; *p; p++)
+            held += *p == '#' || *p == '+';
+        cr_expect(eq(int, held, sqlite3_column_int(st, 1)), "%s at %lld: line '%s'", rel, (long long)t, buf);
+        checked++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    cr_assert(gt(int, checked, 3));
+}
+
+Test(timeline, held_glyphs_equal_the_samples)
+{
+    check_samples("scenarios/teaching/preemption.yaml");
+    check_samples("scenarios/teaching/weekly-os-patch.yaml");
+    check_samples("scenarios/teaching/fractional.yaml");
 }
