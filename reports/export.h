@@ -22,13 +22,16 @@ int gs_export_open(const char *path, sqlite3 **db, struct gs_history *h, char *e
  *   - pid 1 "cluster": counters (ph "C") from the `sample` table at each sample time:
  *     "GPUs" {allocated, allocatable}, "pods" {pending, running}, and "GPUs <pool>" per pool;
  *   - one process per node (pid = node id + 2, process_name the node's name, process_labels its
- *     pool and GPU product), one thread per GPU ("GPU <i>", tid = i + 1; a GPU shared by several
+ *     pool and GPU product), one thread per GPU ("GPU <i>"; a GPU shared by several
  *     pods at once gets one more thread per extra pod at a time, "GPU <i> share <k>"), and pods
  *     as complete slices (ph "X", ts and dur in µs of simulated time) on the GPU threads they held
  *     (pods whose slots are not in the trace, and CPU-only pods, on "pods" threads);
  *   - the GPU Operator's steps (node_event Operand rows) as slices on one thread per operand
  *     DaemonSet, "operand <name>": each status from its row to the operand's next row;
- *   - Xid rows as instant events (ph "i", scope thread) on the GPU's thread.
+ *   - Xid rows as instant events (ph "i", scope thread) on the GPU's thread; other node rows
+ *     (Joined, Reboot, Cordon, ...) on the node's "node events" thread;
+ *   - a pod reserved at Permit as a slice "<pod> (reserved at Permit)"; API object rows (Kueue
+ *     Workloads, PodGroups, the scheduler's restart) as instants on the cluster's "API objects" thread.
  * Every event has name, ph, ts, pid and tid (metadata events ts 0); slices on one thread never
  * overlap. Returns 0, or the errors of gs_export_open, GS_EIO when `out` fails, GS_ENOMEM. */
 int gs_export_perfetto(const char *trace_path, FILE *out, char *errbuf, int errlen);

@@ -21,10 +21,11 @@
 #include "reports/open.h"
 
 /* A slice before it has a thread: on node `node`, key `key` (a GPU index; PODS for the
- * pods-without-slots thread; OPERAND + i for operand name i), from t0 to t1. */
+ * pods-without-slots thread; OPERAND + i for operand name i), from t0 to t1. pod: the pod's
+ * index; -2 - index while it is only reserved at Permit; -1 for an operand step. */
 enum { KEY_PODS = 1 << 20, KEY_OPERAND = 1 << 21, KEY_EVENTS = 1 << 22 };
 struct slice {
-    int node, key, lane, pod; /* pod: -1 for an operand step */
+    int node, key, lane, pod;
     int64_t t0, t1;
     const char *name; /* pod name or operand status (history arena) */
 };
@@ -78,17 +79,17 @@ static int add_slice(struct px *p, int node, int key, int pod, int64_t t0, int64
     return 0;
 }
 
-/* Close pod q's open slices (node n, mask m, since t0) at t. */
-static int close_pod(struct px *p, int q, int n, uint64_t m, int64_t t0, int64_t t)
+/* Close pod q's open slices (node n, mask m, reserved at Permit or bound, since t0) at t. */
+static int close_pod(struct px *p, int q, int n, uint64_t m, bool reserved, int64_t t0, int64_t t)
 {
     if (n < 0)
         return 0;
     const char *name = p->h->pods[q].name;
     if (m == 0)
-        return add_slice(p, n, KEY_PODS, q, t0, t, name);
+        return add_slice(p, n, KEY_PODS, reserved ? -2 - q : q, t0, t, name);
     for (int g = 0; g < GS_HIST_MAX_GPUS; g++)
         if (m >> g & 1) {
-            int rc = add_slice(p, n, g, q, t0, t, name);
+            int rc = add_slice(p, n, g, reserved ? -2 - q : q, t0, t, name);
             if (rc)
                 return rc;
         }
@@ -228,13 +229,14 @@ int gs_export_perfetto(const char *trace_path, FILE *out, char *errbuf, int errl
     int *pn = gs_calloc((size_t)h.npods + 1, sizeof *pn);         /* per pod: node of its open slices */
     uint64_t *pm = gs_calloc((size_t)h.npods + 1, sizeof *pm);    /* ... their GPU slots */
     int64_t *pt = gs_calloc((size_t)h.npods + 1, sizeof *pt);     /* ... since when */
+    uint8_t *pr = gs_calloc((size_t)h.npods + 1, sizeof *pr);     /* ... reserved at Permit */
     int64_t *nalloc = gs_calloc((size_t)h.nnodes + 1, sizeof *nalloc); /* per node: GPUs allocated */
     /* per (node, operand): the open step's status and start */
     struct step { int node, op; const char *status; int64_t t0; } *steps = NULL;
     int nsteps = 0, capsteps = 0;
     struct thread *th = NULL;
     int nth = 0, capth = 0;
-    if (!pn || !pm || !pt || !nalloc || gs_hist_state_init(&h, &st) != 0) {
+    if (!pn || !pm || !pt || !pr || !nalloc || gs_hist_state_init(&h, &st) != 0) {
         rc = GS_ENOMEM;
         goto done;
     }
@@ -262,22 +264,43 @@ int gs_export_perfetto(const char *trace_path, FILE *out, char *errbuf, int errl
     /* the cluster process and its counters */
     emit(&p, meta("process_name", 1, 0, "name", json_string("cluster")));
     emit(&p, meta("process_sort_index", 1, 0, "sort_index", json_integer(0)));
+    emit(&p, meta("thread_name", 1, 1, "name", json_string("API objects")));
     if (p.rc == 0 && (rc = sample_counters(&p, db)) != 0)
         goto done;
 
     /* walk the events: pods' holdings, operand steps, node instants, per-node GPU counters */
     for (int k = 0; k < h.nevents && p.rc == 0; k++) {
         const struct gs_hist_event *e = &h.events[k];
+        int before = e->pod >= 0 ? st.pod_node[e->pod] : -1;
         gs_hist_state_advance(&h, &st, k + 1);
-        if (e->pod >= 0 && e->effect != GS_HIST_NONE) {
-            int q = e->pod;
-            if (st.pod_node[q] != pn[q] || st.pod_mask[q] != pm[q]) {
-                if ((p.rc = close_pod(&p, q, pn[q], pm[q], pt[q], e->t_us)) != 0)
+        /* a pod's holding changes with its own rows; kube-scheduler's restart (an object row)
+         * drops every reservation at Permit at once */
+        bool every_pod = e->effect != GS_HIST_NONE && e->pod < 0 && e->node < 0;
+        for (int q = every_pod ? 0 : e->pod; q >= 0 && q < h.npods && (every_pod || q == e->pod); q++) {
+            if (e->effect == GS_HIST_NONE)
+                break;
+            bool res = st.pod_node[q] >= 0 && st.pod_reserved[q];
+            if (st.pod_node[q] != pn[q] || st.pod_mask[q] != pm[q] || res != (pr[q] != 0)) {
+                if ((p.rc = close_pod(&p, q, pn[q], pm[q], pr[q], pt[q], e->t_us)) != 0)
                     break;
                 pn[q] = st.pod_node[q];
                 pm[q] = st.pod_mask[q];
+                pr[q] = res;
                 pt[q] = e->t_us;
             }
+        }
+        if (p.rc)
+            break;
+        if (e->pod < 0 && e->node < 0 && e->reason && e->subject) {
+            /* an API object's row (Job, PodGroup, Workload, NodeGroup, the scheduler's restart):
+             * an instant on the cluster's "API objects" thread */
+            char name[512];
+            snprintf(name, sizeof name, "%s %s", e->subject, e->reason);
+            json_t *ev = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:s}", "name", name, "cat", "object", "ph", "i", "ts",
+                                   (json_int_t)e->t_us, "pid", (json_int_t)1, "tid", (json_int_t)1, "s", "t");
+            if (ev && e->message)
+                json_object_set_new(ev, "args", json_pack("{s:s}", "message", e->message));
+            emit(&p, ev);
         }
         if (e->pod < 0 && e->node >= 0 && e->reason) {
             json_int_t pid = e->node + 2;
@@ -314,20 +337,22 @@ int gs_export_perfetto(const char *trace_path, FILE *out, char *errbuf, int errl
                                    (json_int_t)e->t_us, "pid", pid, "tid", tid_of(KEY_EVENTS, 0), "s", "t"));
             }
         }
-        if (e->node >= 0 && e->effect != GS_HIST_NONE) {
-            int64_t a = gs_hist_node_allocated(&h, &st, e->node);
-            if (a != nalloc[e->node] && h.nodes[e->node].gpus > 0) {
-                nalloc[e->node] = a;
+        /* the GPUs counter of the nodes the event may have changed */
+        for (int n = 0; n < h.nnodes && e->effect != GS_HIST_NONE; n++) {
+            if (!(every_pod || n == e->node || n == before || (e->pod >= 0 && n == st.pod_node[e->pod])))
+                continue;
+            int64_t a = gs_hist_node_allocated(&h, &st, n);
+            if (a != nalloc[n] && h.nodes[n].gpus > 0) {
+                nalloc[n] = a;
                 emit(&p, json_pack("{s:s,s:s,s:I,s:I,s:I,s:{s:I,s:I}}", "name", "GPUs", "ph", "C", "ts",
-                                   (json_int_t)e->t_us, "pid", (json_int_t)(e->node + 2), "tid", (json_int_t)0, "args",
-                                   "allocated", (json_int_t)a, "allocatable",
-                                   (json_int_t)st.node_allocatable[e->node]));
+                                   (json_int_t)e->t_us, "pid", (json_int_t)(n + 2), "tid", (json_int_t)0, "args",
+                                   "allocated", (json_int_t)a, "allocatable", (json_int_t)st.node_allocatable[n]));
             }
         }
     }
     int64_t end = h.end_us;
     for (int q = 0; q < h.npods && p.rc == 0; q++)
-        p.rc = close_pod(&p, q, pn[q], pm[q], pt[q], end > pt[q] ? end : pt[q]);
+        p.rc = close_pod(&p, q, pn[q], pm[q], pr[q], pt[q], end > pt[q] ? end : pt[q]);
     for (int i = 0; i < nsteps && p.rc == 0; i++)
         if (steps[i].status)
             p.rc = add_slice(&p, steps[i].node, KEY_OPERAND + steps[i].op, -1, steps[i].t0, end, steps[i].status);
@@ -418,9 +443,12 @@ int gs_export_perfetto(const char *trace_path, FILE *out, char *errbuf, int errl
         json_int_t pid = s->node + 2;
         json_int_t tid = tid_of(s->key, s->lane);
         json_t *ev;
-        if (s->pod >= 0) {
-            const struct gs_hist_pod *pod = &h.pods[s->pod];
-            ev = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:{s:s,s:s?,s:I,s:s?}}", "name", pod->name, "cat", "pod",
+        if (s->pod >= 0 || s->pod <= -2) {
+            bool reserved = s->pod <= -2;
+            const struct gs_hist_pod *pod = &h.pods[reserved ? -2 - s->pod : s->pod];
+            char rname[300];
+            snprintf(rname, sizeof rname, "%s%s", pod->name, reserved ? " (reserved at Permit)" : "");
+            ev = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:{s:s,s:s?,s:I,s:s?}}", "name", rname, "cat", "pod",
                            "ph", "X", "ts", (json_int_t)s->t0, "dur", (json_int_t)(s->t1 - s->t0), "pid", pid, "tid",
                            tid, "args", "workload", pod->workload ? pod->workload : "", "podGroup", pod->group,
                            "gpuRequest", (json_int_t)pod->gpu, "phase", pod->phase);
@@ -446,6 +474,7 @@ done:
     gs_free(pn);
     gs_free(pm);
     gs_free(pt);
+    gs_free(pr);
     gs_free(nalloc);
     gs_free(steps);
     gs_free(th);

@@ -76,8 +76,9 @@ static void node_slots(const struct gs_history *h, const struct gs_hist_state *s
         return;
     }
     int64_t allocatable = st->node_allocatable[n];
-    /* time-slicing / MPS advertise replicas: a GPU is full when all its replicas are held */
-    int64_t full = allocatable > gpus && gpus > 0 ? 1000 * (allocatable / gpus) : 1000;
+    /* a GPU is held in full at 1000 milli-GPU, or within 1% of it: all n replicas of a
+     * time-sliced GPU hold n x floor(1000/n), all seven 1g MIG slices 7 x 142 */
+    const int full = 990;
     int known = 0, milli[GS_HIST_MAX_GPUS];
     for (int g = 0; g < gpus; g++) {
         milli[g] = gs_hist_gpu_milli(h, st, n, g);
@@ -167,10 +168,18 @@ static int utf8_width(const char *s)
 
 static void event_subject(const struct gs_history *h, const struct gs_hist_event *e, char *buf, size_t n)
 {
-    if (e->pod >= 0)
+    if (e->pod >= 0) {
         snprintf(buf, n, "%s", h->pods[e->pod].name);
-    else
-        snprintf(buf, n, "node/%s", e->node >= 0 ? h->nodes[e->node].name : "?");
+    } else if (e->node >= 0) {
+        snprintf(buf, n, "node/%s", h->nodes[e->node].name);
+    } else { /* an object row: "<kind>/<namespace>/<name>" shown as <kind>/<name> */
+        const char *subj = e->subject ? e->subject : "?";
+        const char *ns = strchr(subj, '/'), *name = ns ? strchr(ns + 1, '/') : NULL;
+        if (ns && name)
+            snprintf(buf, n, "%.*s/%s", (int)(ns - subj), subj, name + 1);
+        else
+            snprintf(buf, n, "%s", subj);
+    }
 }
 
 static void event_reason(const struct gs_hist_event *e, bool ascii, char *buf, size_t n)
@@ -375,14 +384,20 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
     int lines = 0;
     for (int k = first; k < last && rc == 0; k++) {
         const struct gs_hist_event *e = &h.events[k];
+        /* the nodes whose holdings the event may change: a pod's node before and after it (a
+         * released or unreserved pod's event names no node), a node row's node; every node
+         * for a row without either (kube-scheduler's restart drops every reservation) */
+        int before = e->pod >= 0 ? st.pod_node[e->pod] : -1;
         gs_hist_state_advance(&h, &st, k + 1);
-        for (int i = 0; i < t.ncols; i++)
+        int after = e->pod >= 0 ? st.pod_node[e->pod] : -1;
+        bool all_nodes = e->effect != GS_HIST_NONE && e->pod < 0 && e->node < 0;
+        for (int i = 0; i < t.ncols && rc == 0; i++) {
+            int n = t.cols[i];
             changed[i] = false;
-        /* an event changes at most its own node's holdings (history.h: `node`) */
-        if (e->node >= 0 && col_of[e->node] >= 0 && e->effect != GS_HIST_NONE) {
-            int i = col_of[e->node];
+            if (e->effect == GS_HIST_NONE || !(all_nodes || n == e->node || n == before || n == after))
+                continue;
             char *old = gs_strdup(t.cells[i].text);
-            if (!old || (rc = make_cell(&t, &st, e->node, &t.cells[i])) != 0) {
+            if (!old || (rc = make_cell(&t, &st, n, &t.cells[i])) != 0) {
                 gs_free(old);
                 rc = rc ? rc : GS_ENOMEM;
                 break;
@@ -390,6 +405,8 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
             changed[i] = strcmp(old, t.cells[i].text) != 0;
             gs_free(old);
         }
+        if (rc != 0)
+            break;
         if (!shown(o, sel, e))
             continue;
         /* the table's heading, first and every 40 events */

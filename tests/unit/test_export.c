@@ -235,6 +235,25 @@ Test(export, perfetto_gang_deadlock)
     json_decref(root);
 }
 
+Test(export, perfetto_reservations_and_objects)
+{
+    /* Coscheduling reserves GPUs at Permit for 30 s, then gives them up (timeout) */
+    run_file("scenarios/teaching/coscheduling-timeout.yaml");
+    export(0);
+    json_t *root, *e = NULL;
+    check_trace_events(&root);
+    cr_assert(eq(int, find_events(root, "X", "trainer-0 (reserved at Permit)", -1, &e), 1));
+    cr_assert(eq(i64, json_integer_value(json_object_get(e, "ts")), 0));
+    cr_assert(eq(i64, json_integer_value(json_object_get(e, "dur")), 30000000));
+    json_decref(root);
+    /* Kueue's Workload conditions as instants on the cluster's "API objects" thread */
+    run_file("scenarios/teaching/kueue-quota.yaml");
+    export(0);
+    check_trace_events(&root);
+    cr_assert(eq(int, find_events(root, "i", "Workload/default/b-1 Admitted=True", 1, NULL), 1));
+    json_decref(root);
+}
+
 Test(export, perfetto_shared_gpus_and_operands)
 {
     /* time-slicing: four pods on one GPU at once go on four threads of that GPU */

@@ -252,7 +252,8 @@ Test(timeline, errors)
 /* At every sample time the GPUs the timeline shows held on each node (whole or shared) add up to
  * the sample's gpus_allocated (the samples' rule, reports/history.h): preemption.yaml (pods
  * evicted and re-created), weekly-os-patch.yaml (nodes rebooted with pods evicted), fractional.yaml
- * (gpu-milli shares). */
+ * (gpu-milli shares), coscheduling-timeout.yaml and scheduler-restart.yaml (GPUs reserved at
+ * Permit, given up by a timeout or by kube-scheduler's restart). */
 static void check_samples(const char *rel)
 {
     run_file(rel);
@@ -308,4 +309,7 @@ Test(timeline, held_glyphs_equal_the_samples)
     check_samples("scenarios/teaching/preemption.yaml");
     check_samples("scenarios/teaching/weekly-os-patch.yaml");
     check_samples("scenarios/teaching/fractional.yaml");
+    check_samples("scenarios/teaching/coscheduling-timeout.yaml"); /* GPUs reserved at Permit */
+    check_samples("scenarios/teaching/scheduler-restart.yaml");    /* reservations dropped at once */
+    /* (not time-slicing: its samples count the 16 replicas as GPUs, the glyphs the 4 GPUs) */
 }
