@@ -441,6 +441,17 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
              * a continuation line; an overlong field pushes the cells of the first line right */
             for (int i = 0; i < t.ncols; i++) {
                 if (i > 0 && colx[i] < colx[i - 1]) {
+                    /* a continuation line whose nodes are all absent is left out */
+                    int end = i + 1;
+                    while (end < t.ncols && colx[end] > colx[end - 1])
+                        end++;
+                    bool blank = true;
+                    for (int b = i; b < end && blank; b++)
+                        blank = strspn(t.cells[b].text, " ") == strlen(t.cells[b].text);
+                    if (blank) {
+                        i = end - 1;
+                        continue;
+                    }
                     fputc('\n', out);
                     x = 0;
                 }
