@@ -39,7 +39,7 @@ static int parse_epoch(const char *s, int64_t *out)
     }
     int Y, M, D, h, m, sec, n = 0;
     if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &Y, &M, &D, &h, &m, &sec, &n) != 6 || s[n] || strlen(s) != 20 ||
-        Y < 1970 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 60)
+        Y < 1970 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 59)
         return -1;
     /* days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil) */
     int y = Y - (M <= 2);
@@ -47,7 +47,13 @@ static int parse_epoch(const char *s, int64_t *out)
     int doy = (153 * (M + (M > 2 ? -3 : 9)) + 2) / 5 + D - 1;
     int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     int64_t days = (int64_t)era * 146097 + doe - 719468;
-    *out = days * 86400 + h * 3600 + m * 60 + sec;
+    int64_t t = days * 86400 + h * 3600 + m * 60 + sec;
+    /* a day the month does not have (2026-02-30) comes back as another date: refuse it */
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!gmtime_r(&tt, &tm) || tm.tm_year + 1900 != Y || tm.tm_mon + 1 != M || tm.tm_mday != D)
+        return -1;
+    *out = t;
     return 0;
 }
 

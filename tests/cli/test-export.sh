@@ -46,6 +46,9 @@ status 0 "$bin" export --help
 status 2 "$bin" export "$tmp/t.db"
 status 2 "$bin" export "$tmp/t.db" --perfetto
 status 2 "$bin" export "$tmp/t.db" --openmetrics "$tmp/x.om" --epoch yesterday
+status 2 "$bin" export "$tmp/t.db" --openmetrics "$tmp/x.om" --epoch 2026-02-30T00:00:00Z
+status 0 "$bin" export "$tmp/t.db" --openmetrics - --epoch 2024-02-29T12:00:00Z
+expect "$tmp/out.txt" '^gpusim_gpus_allocated 8 1709208000$'
 status 2 "$bin" export "$tmp/t.db" --perfetto "$tmp/same" --openmetrics "$tmp/same"
 status 2 "$bin" export "$tmp/t.db" --perfetto "$tmp/no/such/dir/x.json"
 status 2 "$bin" export "$tmp/missing.db" --perfetto "$tmp/m.json"
