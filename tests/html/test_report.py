@@ -232,6 +232,39 @@ def check_scenario(b, scenario):
     b.problems()
 
 
+def check_compare(b):
+    """gpusim compare --html of gang-deadlock and gang-deadlock-gang: opens cleanly, one colour a run."""
+    dbs = []
+    for name in ("gang-deadlock", "gang-deadlock-gang"):
+        db = os.path.join(OUT, name + ".db")
+        if not os.path.exists(db):
+            build_report(os.path.join(SRC, "scenarios/teaching/%s.yaml" % name))
+        dbs.append(db)
+    html = os.path.join(OUT, "compare.html")
+    r = subprocess.run([GPUSIM, "compare"] + dbs + ["--html", html], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        fail("compare --html exited %d: %s" % (r.returncode, r.stderr.strip()))
+        return
+    if not no_external("compare", html):
+        return
+    b.navigate("file://" + os.path.abspath(html))
+    p = b.problems()
+    if p:
+        fail("compare: %s" % "; ".join(p[:5]))
+        return
+    # the gang panel: one curve of GPUs held by incomplete groups per run
+    keys = b.eval("""Array.prototype.map.call(document.querySelectorAll('#sec-gangs ~ .charts')[0].querySelectorAll('.legend .key'),
+                     function (k) { return k.textContent; })""")
+    want = ["gang-deadlock: held by incomplete groups", "gang-deadlock: allocated",
+            "gang-deadlock-gang: held by incomplete groups", "gang-deadlock-gang: allocated"]
+    if keys != want:
+        fail("compare: the gang panel's legend is %s, want %s" % (keys, want))
+        return
+    ok("compare --html: opens without errors, the gang panel overlays both runs")
+    os.makedirs(SHOTS, exist_ok=True)
+    b.screenshot(os.path.join(SHOTS, "compare.png"))
+
+
 def main():
     chromium = cdp.find_chromium()
     if not chromium:
@@ -249,6 +282,8 @@ def main():
             if name == "gang-deadlock" or (ONLY and name not in ONLY):
                 continue
             check_scenario(b, sc)
+        if not ONLY or "compare" in ONLY:
+            check_compare(b)
     finally:
         b.close()
     print("%d failed" % len(failures) if failures else "all passed", "; screenshots in", SHOTS)
