@@ -243,7 +243,7 @@ static int free_add(struct free_acc *f, int64_t t, int64_t fr, int64_t lg)
 /* Walk every event of `h`: the free-GPU series into run["free"], and, for events [from, from +
  * max) the step-through into page["steps"] (when `steps` is true). */
 static int history_json(const struct gs_history *h, json_t *run, json_t *page, bool steps, int64_t from_us,
-                        int max_steps, struct ctx *c)
+                        int max_steps, bool *pod_used, struct ctx *c)
 {
     struct gs_hist_state st;
     if (gs_hist_state_init(h, &st))
@@ -292,8 +292,10 @@ static int history_json(const struct gs_history *h, json_t *run, json_t *page, b
             put(init, "allocated", used, c);
             put(json_object_get(page, "steps"), "initial", init, c);
             for (int p = 0; p < h->npods && holds; p++)
-                if (st.pod_node[p] >= 0)
+                if (st.pod_node[p] >= 0) {
                     push(holds, pod_hold(p, st.pod_node[p], st.pod_mask[p], st.pod_milli[p], c), c);
+                    pod_used[p] = true;
+                }
             for (int n = 0; n < h->nnodes && alloc && present && used; n++) {
                 push(alloc, json_integer(st.node_allocatable[n]), c);
                 push(present, json_integer(st.node_present[n]), c);
@@ -319,8 +321,10 @@ static int history_json(const struct gs_history *h, json_t *run, json_t *page, b
                 dirty[prev_node[p]] = true;
             if (st.pod_node[p] >= 0)
                 dirty[st.pod_node[p]] = true;
-            if (changes)
+            if (changes) {
                 push(changes, pod_hold(p, st.pod_node[p], st.pod_mask[p], st.pod_milli[p], c), c);
+                pod_used[p] = true;
+            }
             prev_node[p] = st.pod_node[p];
             prev_mask[p] = st.pod_mask[p];
             prev_milli[p] = st.pod_milli[p];
@@ -354,6 +358,8 @@ static int history_json(const struct gs_history *h, json_t *run, json_t *page, b
             goto out;
         }
         if (changes) {
+            if (e->pod >= 0)
+                pod_used[e->pod] = true;
             /* [t_us, pod, node, reason, subject, message, count, last_us, changes] */
             json_t *ev = json_array();
             push(ev, json_integer(e->t_us), c);
@@ -398,11 +404,12 @@ out:
     return rc;
 }
 
-/* The nodes and pods of the history: "nodes": [[name, pool, gpus, product]...], "pods": [[name,
- * group, gpu, workload]...] (string ids). */
-static void cluster_json(const struct gs_history *h, json_t *page, struct ctx *c)
+/* The nodes and pods of the history: "nodes": [[name, pool, gpus, product]...], "pods": {"<pod
+ * index>": [name, group, gpu, workload]} (string ids), only the pods the step-through names (so
+ * the page does not grow with every pod of a long run). */
+static void cluster_json(const struct gs_history *h, const bool *pod_used, json_t *page, struct ctx *c)
 {
-    json_t *nodes = json_array(), *pods = json_array();
+    json_t *nodes = json_array(), *pods = json_object();
     put(page, "nodes", nodes, c);
     put(page, "pods", pods, c);
     for (int n = 0; n < h->nnodes && nodes; n++) {
@@ -414,17 +421,22 @@ static void cluster_json(const struct gs_history *h, json_t *page, struct ctx *c
         push(nodes, a, c);
     }
     for (int p = 0; p < h->npods && pods; p++) {
+        if (!pod_used[p])
+            continue;
+        char key[16];
+        snprintf(key, sizeof key, "%d", p);
         json_t *a = json_array();
         push(a, json_integer(str_id(c, h->pods[p].name)), c);
         push(a, json_integer(str_id(c, h->pods[p].group)), c);
         push(a, json_integer(h->pods[p].gpu), c);
         push(a, json_integer(str_id(c, h->pods[p].workload)), c);
-        push(pods, a, c);
+        put(pods, key, a, c);
     }
 }
 
 /* The bring-up Gantt: "gantt": {"nodes": [{"n": node, "lanes": [[operand, [[t0, t1, status]...]]...],
- * "down": [[t0, t1, kernel]...], "marks": [[t, kind, value]...]}], "shown", "total"}; an operand
+ * "down": [[t0, t1, kernel]...], "gpus": [[t0, t1, allocatable GPUs]...], "marks": [[t, kind, value]...]}],
+ * "shown", "total"}; an operand
  * span runs from its Operand row to the next of the same operand on the node (or the end), a
  * down span from a Reboot row to the next Kernel row (or the end). */
 static void gantt_json(const struct gs_history *h, json_t *page, struct ctx *c)
@@ -438,8 +450,8 @@ static void gantt_json(const struct gs_history *h, json_t *page, struct ctx *c)
     if (!nodes)
         return;
     json_t **lanes = gs_calloc((size_t)shown + 1, sizeof *lanes), **down = gs_calloc((size_t)shown + 1, sizeof *down),
-           **marks = gs_calloc((size_t)shown + 1, sizeof *marks);
-    if (!lanes || !down || !marks) {
+           **marks = gs_calloc((size_t)shown + 1, sizeof *marks), **gpus = gs_calloc((size_t)shown + 1, sizeof *gpus);
+    if (!lanes || !down || !marks || !gpus) {
         c->bad = true;
         goto out;
     }
@@ -450,6 +462,7 @@ static void gantt_json(const struct gs_history *h, json_t *page, struct ctx *c)
         put(o, "lanes", lanes[n] = json_object(), c);
         put(o, "down", down[n] = json_array(), c);
         put(o, "marks", marks[n] = json_array(), c);
+        put(o, "gpus", gpus[n] = json_array(), c);
         if (c->bad)
             goto out;
     }
@@ -458,6 +471,25 @@ static void gantt_json(const struct gs_history *h, json_t *page, struct ctx *c)
         if (e->pod >= 0 || e->node < 0 || e->node >= shown)
             continue;
         int n = e->node;
+        bool joined = strcmp(e->reason, "Joined") == 0, deleted = strcmp(e->reason, "Deleted") == 0;
+        if (e->effect == GS_HIST_NODE && (e->allocatable >= 0 || joined || deleted)) {
+            /* allocatable GPUs: a span from each change to the next */
+            size_t len = json_array_size(gpus[n]);
+            json_t *prev = len ? json_array_get(gpus[n], len - 1) : NULL;
+            int64_t before = prev ? json_integer_value(json_array_get(prev, 2)) : 0;
+            int64_t now = deleted ? -1 : e->allocatable >= 0 ? e->allocatable : before;
+            if (prev && json_integer_value(json_array_get(prev, 1)) < 0 && (now != before || deleted)) {
+                json_array_set_new(prev, 1, json_integer(e->t_us));
+                prev = NULL;
+            }
+            if (now >= 0 && (!prev || json_integer_value(json_array_get(prev, 1)) >= 0)) {
+                json_t *span = json_array();
+                push(span, json_integer(e->t_us), c);
+                push(span, json_integer(-1), c);
+                push(span, json_integer(now), c);
+                push(gpus[n], span, c);
+            }
+        }
         if (strcmp(e->reason, "Operand") == 0 && e->subject) {
             json_t *lane = json_object_get(lanes[n], e->subject);
             if (!lane) {
@@ -518,12 +550,16 @@ static void gantt_json(const struct gs_history *h, json_t *page, struct ctx *c)
             if (prev && json_integer_value(json_array_get(prev, 1)) < 0)
                 json_array_set_new(prev, 1, json_integer(h->end_us));
         }
-        size_t len = json_array_size(down[n]);
-        json_t *prev = len ? json_array_get(down[n], len - 1) : NULL;
-        if (prev && json_integer_value(json_array_get(prev, 1)) < 0)
-            json_array_set_new(prev, 1, json_integer(h->end_us));
+        for (int i = 0; i < 2; i++) {
+            json_t *a = i ? gpus[n] : down[n];
+            size_t len = json_array_size(a);
+            json_t *prev = len ? json_array_get(a, len - 1) : NULL;
+            if (prev && json_integer_value(json_array_get(prev, 1)) < 0)
+                json_array_set_new(prev, 1, json_integer(h->end_us));
+        }
     }
 out:
+    gs_free(gpus);
     gs_free(lanes);
     gs_free(down);
     gs_free(marks);
@@ -572,13 +608,16 @@ static int run_json(const char *path, const char *label, json_t *page, bool full
             struct gs_history h;
             rc = gs_history_load(db, &h, c->err, c->errlen);
             if (!rc) {
-                if (full) {
-                    cluster_json(&h, page, c);
+                bool *used = gs_calloc((size_t)h.npods + 1, sizeof *used);
+                int max = o && o->max_steps > 0 ? o->max_steps : GS_HTML_MAX_STEPS;
+                rc = used ? history_json(&h, run, page, full, o ? o->from_us : 0, max, used, c)
+                          : gs_report_error(c->err, c->errlen, GS_ENOMEM, "out of memory");
+                if (!rc && full) {
+                    cluster_json(&h, used, page, c);
                     gantt_json(&h, page, c);
                     put(page, "endUs", json_integer(h.end_us), c);
                 }
-                int max = o && o->max_steps > 0 ? o->max_steps : GS_HTML_MAX_STEPS;
-                rc = history_json(&h, run, page, full, o ? o->from_us : 0, max, c);
+                gs_free(used);
                 gs_history_free(&h);
             }
         }

@@ -186,8 +186,8 @@
   /* Gantt */
   if (D.gantt) {
     html.push('<h2 id="sec-bringup">Node bring-up</h2>');
-    html.push('<p class="explain">One block per node: the top bar runs from the node joining to its GPUs becoming allocatable (amber) and on ' +
-      '(green); grey spans are reboots (kernel patches). Below it, one lane per GPU Operator operand, coloured by its pod\'s status: ' +
+    html.push('<p class="explain">One block per node: the top bar is the node\'s allocatable GPUs from its joining on (green: some, amber: none yet ' +
+      'or none any more, grey: a node without GPUs); dark spans are reboots (kernel patches), blue ticks the kernel it came back with, red ticks Xid errors. Below it, one lane per GPU Operator operand, coloured by its pod\'s status: ' +
       '<span style="color:#2e7d32">Running and ready</span>, <span style="color:#81c784">running, not ready</span>, <span style="color:#f9a825">Init / creating</span>, ' +
       '<span style="color:#c62828">CrashLoopBackOff / Error</span>, <span style="color:#8e24aa">ImagePullBackOff</span>. Hover a span for its text.</p>');
     html.push('<div class="gantt-wrap">' + gantt() + '</div>');
@@ -226,7 +226,7 @@
     return '#9e9e9e';
   }
   function gantt() {
-    var end = D.endUs || XMAX, L = 230, W = 1120, R = 10, lane = 9, gap = 6, rows = [], y = 20;
+    var end = D.endUs || XMAX, L = 200, W = 1120, R = 30, lane = 9, gap = 6, rows = [], y = 20;
     function X(t) { return L + (W - L - R) * t / (end || 1); }
     var g = [];
     var xstep = timeStep(end, 8);
@@ -244,13 +244,13 @@
       });
       var top = y;
       g.push('<text x="4" y="' + (y + 8) + '" style="fill:#1d232b">' + esc(name) + '</text>');
-      if (joined >= 0) {
-        var ready = node[2] > 0 ? (sched >= 0 ? sched : deleted) : joined;
-        if (ready > joined) g.push('<rect x="' + X(joined) + '" y="' + y + '" width="' + Math.max(1, X(ready) - X(joined)) + '" height="' + lane + '" fill="#f9a825"><title>' +
-          esc(name + ': joined at ' + dur(joined) + (sched >= 0 ? ', GPUs allocatable at ' + dur(sched) + ' (' + dur(sched - joined) + ')' : ', GPUs never allocatable')) + '</title></rect>');
-        if (ready < deleted) g.push('<rect x="' + X(ready) + '" y="' + y + '" width="' + Math.max(1, X(deleted) - X(ready)) + '" height="' + lane + '" fill="#a5d6a7"><title>' +
-          esc(name + (node[2] > 0 ? ': GPUs allocatable from ' + dur(ready) : ': joined at ' + dur(joined) + ' (no GPUs)')) + '</title></rect>');
-      }
+      /* the top bar: allocatable GPUs over time (amber: none yet or none any more) */
+      gn.gpus.forEach(function (sp) {
+        var c = node[2] === 0 ? '#cfd8dc' : sp[2] > 0 ? '#a5d6a7' : '#f9a825';
+        var what = node[2] === 0 ? 'no GPUs (a CPU node)' : sp[2] > 0 ? sp[2] + ' GPUs allocatable' : 'no GPU allocatable';
+        g.push('<rect x="' + X(sp[0]) + '" y="' + y + '" width="' + Math.max(1, X(sp[1]) - X(sp[0])) + '" height="' + lane + '" fill="' + c + '"><title>' +
+          esc(name + ': ' + what + ' from ' + dur(sp[0]) + ' for ' + dur(sp[1] - sp[0]) + (sched >= 0 && joined >= 0 ? ' (joined at ' + dur(joined) + ', first schedulable at ' + dur(sched) + ')' : '')) + '</title></rect>');
+      });
       marks.forEach(function (m) {
         var k = str(m[1]);
         if (k === 'Xid' || k === 'Kernel' || k === 'Cordon') {
@@ -260,7 +260,7 @@
       });
       y += lane + 2;
       Object.keys(gn.lanes).forEach(function (op) {
-        var short = op.replace(/^nvidia-/, '').replace(/-daemonset$/, '');
+        var short = op.replace(/^(nvidia-|gpu-operator-)/, '').replace(/-daemonset$/, '');
         g.push('<text x="14" y="' + (y + 8) + '">' + esc(short) + '</text>');
         gn.lanes[op].forEach(function (sp) {
           var v = str(sp[2]) || '';

@@ -203,8 +203,12 @@ def check_scenario(b, scenario):
         fail("%s: %s" % (name, "; ".join(problems[:5])))
         return
     data = page_data(b)
-    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     times = data["times"]
+    # the screenshot first (at the last step), so a page that fails below is there to look at
+    os.makedirs(SHOTS, exist_ok=True)
+    b.navigate("file://" + os.path.abspath(html) + "#step=%d" % len(times))
+    b.screenshot(os.path.join(SHOTS, name + ".png"))
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     samples = con.execute("SELECT t_us, gpus_allocated FROM sample s WHERE pool = '' AND rowid = "
                           "(SELECT max(rowid) FROM sample WHERE pool = '' AND t_us = s.t_us) ORDER BY t_us").fetchall()
     con.close()
@@ -226,10 +230,6 @@ def check_scenario(b, scenario):
         ok("%s: opens without errors; GPUs allocated on the map equal the samples at %d times" % (name, len(pick)))
     else:
         ok("%s: opens without errors" % name)
-    os.makedirs(SHOTS, exist_ok=True)
-    b.navigate("file://" + os.path.abspath(html) + "#step=%d" % len(times))
-    b.screenshot(os.path.join(SHOTS, name + ".png"))
-    b.problems()
 
 
 def check_compare(b):
