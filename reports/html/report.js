@@ -407,7 +407,16 @@
         esc(x[1] >= 0 ? podName(x[1]) : nodeName(x[2]) + (x[4] >= 0 ? ' ' + str(x[4]) : '')) + (str(x[5]) ? ': ' + esc(str(x[5])) : '') + '</li>');
     }
     document.getElementById('recent').innerHTML = lis.join('');
-    try { history.replaceState(null, '', '#step=' + k); } catch (err) { /* a browser that refuses: the address keeps its fragment */ }
+    keepAddress(k);
+  }
+  /* the address follows the step, once stepping pauses (browsers throttle frequent history updates) */
+  var addrTimer = null;
+  function keepAddress(k) {
+    if (addrTimer) clearTimeout(addrTimer);
+    addrTimer = setTimeout(function () {
+      addrTimer = null;
+      try { history.replaceState(null, '', '#step=' + k); } catch (err) { /* refused: the address keeps its fragment */ }
+    }, 400);
   }
   function hs_legend(list, shown) { (list || []).forEach(function (p) { shown[p] = 1; }); }
 

