@@ -191,6 +191,15 @@ def check_gang_deadlock(b):
         fail("%s: #step=%d opened step %d with %s" % (name, dead, s["step"], s["nodes"]))
     else:
         ok("%s: #step=%d opens that step" % (name, dead))
+    # a time as a Go duration: #t=2s is the last event at or before 2s
+    b.navigate("file://" + os.path.abspath(html) + "#t=2s")
+    s = dom_state(b)
+    want = max(k for k in range(n + 1) if k == 0 or times[k - 1] <= 2000000)
+    if s["step"] != want:
+        fail("%s: #t=2s opened step %d, want %d" % (name, s["step"], want))
+    else:
+        ok("%s: #t=2s opens step %d, the last event at or before 2s" % (name, want))
+    b.navigate("file://" + os.path.abspath(html) + "#step=%d" % dead)
     b.problems()
     os.makedirs(SHOTS, exist_ok=True)
     b.screenshot(os.path.join(SHOTS, name + ".png"))
