@@ -82,8 +82,8 @@ static int samples_json(sqlite3 *db, const char *path, json_t *run, struct ctx *
      * may give several rows at one time: the last, by rowid, is the state after them) */
     if (sqlite3_prepare_v2(db,
                            "SELECT t_us, pool, gpus_allocated, gpus_allocatable, pods_pending, frag_gpus,"
-                           " gpus_held_by_incomplete_groups FROM sample s"
-                           " WHERE rowid = (SELECT max(rowid) FROM sample WHERE t_us = s.t_us AND pool = s.pool)"
+                           " gpus_held_by_incomplete_groups FROM sample"
+                           " WHERE rowid IN (SELECT max(rowid) FROM sample GROUP BY t_us, pool)"
                            " ORDER BY t_us, pool",
                            -1, &st, NULL) != SQLITE_OK)
         return sql_fail(c, db, path);
@@ -420,6 +420,14 @@ static void cluster_json(const struct gs_history *h, const bool *pod_used, json_
         push(a, json_integer(str_id(c, h->nodes[n].product)), c);
         push(nodes, a, c);
     }
+    /* "groups": {PodGroup: its pods in the trace} (re-created pods count again) */
+    json_t *groups = json_object();
+    put(page, "groups", groups, c);
+    for (int p = 0; p < h->npods && groups; p++)
+        if (h->pods[p].group) {
+            json_t *v = json_object_get(groups, h->pods[p].group);
+            put(groups, h->pods[p].group, json_integer(v ? json_integer_value(v) + 1 : 1), c);
+        }
     for (int p = 0; p < h->npods && pods; p++) {
         if (!pod_used[p])
             continue;

@@ -154,7 +154,7 @@
     html.push('<div class="controls"><button id="btn-first" title="the start">« start</button><button id="btn-prev" title="one event back">◀ back</button>' +
       '<input id="slider" type="range" min="0" value="0" step="1" aria-label="step"><button id="btn-next" title="one event on">next ▶</button>' +
       '<button id="btn-last" title="the end">end »</button><button id="btn-play">play</button><span id="step-info"></span></div>');
-    html.push('<div id="event"></div><div id="cluster-line"></div><div id="map"></div><div id="pod-legend"></div><ul id="recent"></ul>');
+    html.push('<div id="event"></div><div id="cluster-line"></div><div id="map"></div><div id="pod-legend"></div><div id="groups-line" class="note"></div><ul id="recent"></ul>');
     html.push('<p class="note" id="step-note"></p>');
   }
 
@@ -400,6 +400,12 @@
       var grp = PODS[p][1];
       return '<span><b style="background:' + podColor(+p) + '"></b>' + esc(podName(+p)) + (grp >= 0 ? ' (' + esc(str(grp)) + ')' : '') + '</span>';
     }).join('');
+    /* PodGroups: how many of each group's pods hold GPUs now */
+    var holding = {};
+    Object.keys(s.hold).forEach(function (p) { var g = PODS[p] ? PODS[p][1] : -1; if (g >= 0) holding[str(g)] = (holding[str(g)] || 0) + 1; });
+    document.getElementById('groups-line').textContent = Object.keys(D.groups || {}).sort().map(function (g) {
+      return 'PodGroup ' + g + ': ' + (holding[g] || 0) + ' of its ' + D.groups[g] + ' pods hold GPUs';
+    }).join(' · ');
     var lis = [];
     for (var j = Math.max(1, k - 5); j <= Math.min(N, k + 3); j++) {
       var x = EV[j - 1];

@@ -87,7 +87,8 @@ def dom_state(b):
       });
       return {step: +document.getElementById('slider').value, max: +document.getElementById('slider').max,
               info: document.getElementById('step-info').textContent, reason: document.getElementById('event').getAttribute('data-reason'),
-              event: document.getElementById('event').textContent, nodes: nodes};
+              event: document.getElementById('event').textContent, nodes: nodes,
+              groups: document.getElementById('groups-line').textContent};
     })()""")
 
 
@@ -184,6 +185,19 @@ def check_gang_deadlock(b):
     else:
         ok("%s: the deadlock forms at step %d (t=%dus, %s): slots per node %s as in the trace; the sample at %dus: %d GPUs held by incomplete groups"
            % (name, dead, t, states[dead]["reason"], per_node_page, row[0], row[1]))
+    # the PodGroups line: how many of each group's pods hold GPUs, as the trace says
+    group_of = dict(con.execute("SELECT name, pod_group FROM pod"))
+    size = dict(con.execute("SELECT pod_group, count(*) FROM pod WHERE pod_group IS NOT NULL GROUP BY pod_group"))
+    holders = {}
+    for slots in want.values():
+        for pod in set(slots.values()):
+            if group_of.get(pod):
+                holders.setdefault(group_of[pod], set()).add(pod)
+    line = " · ".join("PodGroup %s: %d of its %d pods hold GPUs" % (g, len(holders.get(g, ())), size[g]) for g in sorted(size))
+    if states[dead]["groups"] != line:
+        fail("%s: deadlock step %d: the PodGroups line is %r, the trace gives %r" % (name, dead, states[dead]["groups"], line))
+    else:
+        ok("%s: at the deadlock the page says %r" % (name, line))
     # the fragment opens the page at that step
     b.navigate("file://" + os.path.abspath(html) + "#step=%d" % dead)
     s = dom_state(b)

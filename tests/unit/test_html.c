@@ -153,6 +153,11 @@ Test(html, steps_replay_to_the_history)
     cr_expect(eq(int, (int)json_integer_value(json_object_get(steps, "total")), h.nevents));
     cr_expect(eq(int, (int)json_integer_value(json_object_get(steps, "first")), 0));
     cr_assert(eq(int, (int)json_array_size(json_object_get(data, "nodes")), h.nnodes));
+    /* the PodGroups and their pods: trainer-a and trainer-b, three each */
+    json_t *groups = json_object_get(data, "groups");
+    cr_expect(eq(int, (int)json_object_size(groups), 2));
+    cr_expect(eq(i64, json_integer_value(json_object_get(groups, "trainer-a")), 3));
+    cr_expect(eq(i64, json_integer_value(json_object_get(groups, "trainer-b")), 3));
     struct gs_hist_state st;
     cr_assert(eq(int, gs_hist_state_init(&h, &st), 0));
     int64_t alloc[8];
