@@ -306,11 +306,11 @@ static int history_json(const struct gs_history *h, json_t *run, json_t *page, b
             break;
         const struct gs_hist_event *e = &h->events[k];
         gs_hist_state_advance(h, &st, k + 1);
-        /* what changed: the event's pod (after a node row that changes the node: every pod),
+        /* what changed: the event's pod (after a row of no pod that changes holdings: every pod),
          * then the nodes they were or are on, and a node row's node */
         json_t *changes = steps && k >= first && k < last ? json_array() : NULL;
         bool touched = false;
-        bool all = e->pod < 0 && e->effect == GS_HIST_NODE;
+        bool all = e->pod < 0 && e->effect != GS_HIST_NONE; /* a node row, a scheduler restart */
         int p0 = all ? 0 : e->pod < 0 ? h->npods : e->pod, p1 = all ? h->npods : e->pod < 0 ? h->npods : e->pod + 1;
         if (e->node >= 0 && e->pod < 0)
             dirty[e->node] = true;

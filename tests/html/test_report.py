@@ -34,10 +34,7 @@ EXTERNAL = re.compile(r"(?i)\b(?:https?|ftp|wss?)\s*:\s*\\?/\\?/|(?:src|href|act
 failures = []
 # Pages known to disagree with the samples, with the reason; such a page is reported XFAIL, and
 # fails when it agrees (XPASS: remove its entry).
-KNOWN = {
-    "scheduler-restart": "reports/history.c keeps the Permit reservations across the kube-scheduler restart at 1m "
-                         "(an `object` row, no pod_event), the samples drop them until 1m15s",
-}
+KNOWN = {}
 
 
 def fail(msg):
