@@ -370,7 +370,7 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
         }
         gs_free(sched);
         bool *bound = gs_calloc((size_t)(h->npods ? h->npods : 1), sizeof *bound);
-        uint8_t *reserved = gs_calloc((size_t)(h->npods ? h->npods : 1), sizeof *reserved);
+        int *reserved = gs_calloc((size_t)(h->npods ? h->npods : 1), sizeof *reserved); /* node + 1 */
         if (!rc && (!bound || !reserved))
             rc = gs_report_error(errbuf, errlen, GS_ENOMEM, "out of memory");
         for (int i = 0; !rc && i < h->nevents; i++) {
@@ -379,11 +379,12 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
                 continue;
             const struct gs_hist_pod *p = &h->pods[e->pod];
             if (e->effect == GS_HIST_RESERVE) {
-                reserved[e->pod] = 1;
+                reserved[e->pod] = e->node + 1;
                 continue;
             }
             if (reserved[e->pod] && strcmp(e->reason, "FailedScheduling") == 0) {
                 e->effect = GS_HIST_UNRESERVE;
+                e->node = reserved[e->pod] - 1;
                 reserved[e->pod] = 0;
                 continue;
             }
