@@ -321,6 +321,7 @@ int gs_cmd_run(int argc, char **argv)
     }
     printf("trace: %s\n", where);
     fflush(stdout);
+    gs_cli_run_warnings(where); /* the summary's warnings, on stderr too */
     if (strcmp(res.status, "interrupted") == 0) {
         fprintf(stderr, "gpusim: interrupted by %s; the trace %s says status=interrupted (%s left as it was)\n",
                 stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", where, out);

@@ -12,6 +12,8 @@
 #include "reports/study.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -346,6 +348,241 @@ static int print_gpus(struct gs_report *r)
     return 0;
 }
 
+/* ------------------------------------------------------------------ warnings */
+
+/* Pods named in one warning before "and N more". */
+#define GS_REPORT_WARN_NAMES 3
+
+/* A pending pod's last FailedScheduling text says every node was UnschedulableAndUnresolvable
+ * when its preemption part is "preemption: 0/N nodes are available: N Preemption is not helpful
+ * for scheduling": DefaultPreemption counts as "not helpful" every node whose filter status is
+ * not plain Unschedulable (kubernetes pkg/scheduler/framework/preemption/preemption.go
+ * nodesWherePreemptionMightHelp; models/sched/plugins/default_preemption.c), so no node was one
+ * that a preemption or a pod finishing could free. Coscheduling's "podGroup ... failed recently"
+ * (scheduler-plugins pkg/coscheduling PreFilter, during the group's backoff) is such a rejection
+ * too, but it lapses with the backoff: not counted. */
+static bool message_unresolvable(const char *msg)
+{
+    if (!msg || strstr(msg, "failed recently"))
+        return false;
+    const char *p = strstr(msg, "preemption: 0/");
+    int n = -1, m = -2, k = 0;
+    if (!p || sscanf(p, "preemption: 0/%d nodes are available: %d Preemption is not helpful for scheduling%n", &n,
+                     &m, &k) != 2 || k == 0)
+        return false;
+    return n > 0 && n == m;
+}
+
+/* The largest of one resource any node ever had: allocatable (its node_event rows) and, for
+ * GPUs, the physical count of the node table, so a node whose GPUs never came up still counts
+ * as having them. */
+struct gs_report_max {
+    int64_t cpu_m, memory_b, gpu;
+    bool cpu_known, memory_known; /* a trace at --trace-level summary has no node rows */
+};
+
+static int node_max(struct gs_report *r, struct gs_report_max *mx)
+{
+    memset(mx, 0, sizeof *mx);
+    int rc = query_int(r, "SELECT max(gpu_count) FROM node", &mx->gpu);
+    sqlite3_stmt *st;
+    if (rc == 0)
+        rc = prep(r,
+                  "SELECT subject, value FROM node_event WHERE kind = 'Allocatable'"
+                  " AND subject IN ('cpu', 'memory', 'nvidia.com/gpu') AND value IS NOT NULL ORDER BY rowid",
+                  &st);
+    if (rc != 0)
+        return rc;
+    while ((rc = next_row(r, &st)) == 1) {
+        const char *res = text_or(st, 0, ""), *val = text_or(st, 1, "");
+        struct gs_quantity q;
+        if (gs_quantity_parse(val, &q) != 0)
+            continue;
+        if (strcmp(res, "cpu") == 0) {
+            int64_t v = gs_quantity_milli(&q);
+            mx->cpu_m = !mx->cpu_known || v > mx->cpu_m ? v : mx->cpu_m;
+            mx->cpu_known = true;
+        } else if (strcmp(res, "memory") == 0) {
+            int64_t v = gs_quantity_value(&q);
+            mx->memory_b = !mx->memory_known || v > mx->memory_b ? v : mx->memory_b;
+            mx->memory_known = true;
+        } else if (gs_quantity_value(&q) > mx->gpu) {
+            mx->gpu = gs_quantity_value(&q);
+        }
+    }
+    return rc;
+}
+
+/* A cpu amount (millicores) or memory (bytes) as a Kubernetes quantity: "8", "1500m"; "512Gi",
+ * "100Mi", "1000". */
+static void fmt_quantity(int64_t v, bool milli, char *buf, size_t n)
+{
+    if (milli)
+        snprintf(buf, n, v % 1000 == 0 ? "%" PRId64 : "%" PRId64 "m", v % 1000 == 0 ? v / 1000 : v);
+    else if (v != 0 && v % (INT64_C(1) << 30) == 0)
+        snprintf(buf, n, "%" PRId64 "Gi", v >> 30);
+    else if (v != 0 && v % (INT64_C(1) << 20) == 0)
+        snprintf(buf, n, "%" PRId64 "Mi", v >> 20);
+    else
+        snprintf(buf, n, "%" PRId64, v);
+}
+
+/* "a, b, c and 4 more" of `names` (n of them, at most GS_REPORT_WARN_NAMES kept) into buf. */
+static void name_list(char *buf, size_t len, char names[][128], int shown, int n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < shown && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", names[i]);
+    if (n > shown && k < len)
+        snprintf(buf + k, len - k, " and %d more", n - shown);
+}
+
+/* The warnings a complete run deserves, each one line of plain text without "warning: " (the
+ * caller adds it), to `fn`, in this order:
+ *  - it ended at 0s: nothing was simulated (possible only without spec.horizon);
+ *  - everything it submitted was rejected by the API server;
+ *  - per pending pod (first GS_REPORT_WARN_NAMES, then a count): it asks for more cpu, memory or
+ *    nvidia.com/gpu than any node ever had, so it can never be scheduled;
+ *  - of the other pending pods: without a horizon the run ended because nothing was left to
+ *    happen, so none of them will ever be scheduled; with one, when every one of them was last
+ *    rejected by every node as UnschedulableAndUnresolvable (message_unresolvable), none can be
+ *    scheduled as the cluster stands at the end.
+ * A run that did not complete gets none (its status says enough). Pending here means not bound:
+ * a pod bound and starting is on its way. */
+static int run_warnings(struct gs_report *r, void (*fn)(const char *text, void *ctx), void *ctx)
+{
+    char *status = NULL, *end = NULL, *horizon = NULL;
+    int rc = run_value(r, "status", &status);
+    if (rc == 0)
+        rc = run_value(r, "end_us", &end);
+    if (rc == 0)
+        rc = run_value(r, "horizon_us", &horizon);
+    bool complete = rc == 0 && status && strcmp(status, "complete") == 0;
+    int64_t end_us = end ? strtoll(end, NULL, 10) : -1;
+    bool has_horizon = horizon != NULL;
+    gs_free(status);
+    gs_free(end);
+    gs_free(horizon);
+    if (rc != 0 || !complete)
+        return rc;
+    char text[1024], list[512], when[64];
+    fmt_duration(end_us, when, sizeof when);
+    if (end_us == 0)
+        fn("the run ended at 0s, so nothing was simulated: without spec.horizon a run ends when nothing is left "
+           "to happen, and nothing was after time 0 (no pod that runs for a while, no event, no check with a time)",
+           ctx);
+
+    int64_t rejected_pods = 0, rejected_objects = 0, others = 0;
+    rc = query_int(r, "SELECT count(*) FROM pod WHERE phase = 'Rejected'", &rejected_pods);
+    if (rc == 0)
+        rc = query_int(r,
+                       "SELECT count(*) FROM (SELECT DISTINCT kind, namespace, name FROM object"
+                       " WHERE status = 'Rejected')",
+                       &rejected_objects);
+    if (rc == 0)
+        rc = query_int(r, "SELECT count(*) FROM pod WHERE coalesce(phase, '') <> 'Rejected'", &others);
+    if (rc != 0)
+        return rc;
+    if (rejected_pods + rejected_objects > 0 && others == 0) {
+        char a[48] = "", b[48] = "";
+        if (rejected_pods)
+            snprintf(a, sizeof a, "%" PRId64 " %s", rejected_pods, plural(rejected_pods, "pod", "pods"));
+        if (rejected_objects)
+            snprintf(b, sizeof b, "%" PRId64 " %s", rejected_objects, plural(rejected_objects, "object", "objects"));
+        snprintf(text, sizeof text,
+                 "everything the scenario submitted was rejected by the API server (%s%s%s; see Rejected below): "
+                 "no pod ever ran",
+                 a, a[0] && b[0] ? " and " : "", b);
+        fn(text, ctx);
+    }
+
+    struct gs_report_max mx;
+    rc = node_max(r, &mx);
+    sqlite3_stmt *st;
+    if (rc == 0)
+        rc = prep(r,
+                  "SELECT name, coalesce(cpu_m, 0), coalesce(memory_b, 0), coalesce(gpu, 0),"
+                  " coalesce(nullif(message, ''), (SELECT e.message FROM pod_event e WHERE e.pod_id = pod.id"
+                  " AND e.reason = 'FailedScheduling' ORDER BY e.rowid DESC LIMIT 1))"
+                  " FROM pod WHERE phase = 'Pending' AND scheduled_us IS NULL ORDER BY id",
+                  &st);
+    if (rc != 0)
+        return rc;
+    char big[GS_REPORT_WARN_NAMES][128], rest[GS_REPORT_WARN_NAMES][128];
+    int nbig = 0, nrest = 0, nunresolvable = 0;
+    while ((rc = next_row(r, &st)) == 1) {
+        const char *name = text_or(st, 0, "?");
+        int64_t cpu = sqlite3_column_int64(st, 1), mem = sqlite3_column_int64(st, 2), gpu = sqlite3_column_int64(st, 3);
+        const char *what = NULL;
+        char want[32], have[32];
+        if (gpu > mx.gpu) {
+            what = "nvidia.com/gpu";
+            snprintf(want, sizeof want, "%" PRId64, gpu);
+            snprintf(have, sizeof have, "%" PRId64, mx.gpu);
+        } else if (mx.cpu_known && cpu > mx.cpu_m) {
+            what = "cpu";
+            fmt_quantity(cpu, true, want, sizeof want);
+            fmt_quantity(mx.cpu_m, true, have, sizeof have);
+        } else if (mx.memory_known && mem > mx.memory_b) {
+            what = "memory";
+            fmt_quantity(mem, false, want, sizeof want);
+            fmt_quantity(mx.memory_b, false, have, sizeof have);
+        }
+        if (what) {
+            if (nbig < GS_REPORT_WARN_NAMES) {
+                snprintf(text, sizeof text,
+                         "pod %s asks for %s %s, more than any node has (at most %s): it can never be scheduled",
+                         name, want, what, have);
+                fn(text, ctx);
+            }
+            snprintf(big[nbig < GS_REPORT_WARN_NAMES ? nbig : GS_REPORT_WARN_NAMES - 1], sizeof big[0], "%s", name);
+            nbig++;
+            continue;
+        }
+        if (nrest < GS_REPORT_WARN_NAMES)
+            snprintf(rest[nrest], sizeof rest[0], "%s", name);
+        nrest++;
+        nunresolvable += message_unresolvable((const char *)sqlite3_column_text(st, 4));
+    }
+    if (rc != 0)
+        return rc;
+    if (nbig > GS_REPORT_WARN_NAMES) {
+        snprintf(text, sizeof text, "%d more pending pods ask for more than any node ever had: they can never be scheduled",
+                 nbig - GS_REPORT_WARN_NAMES);
+        fn(text, ctx);
+    }
+    if (nrest == 0)
+        return 0;
+    name_list(list, sizeof list, rest, nrest < GS_REPORT_WARN_NAMES ? nrest : GS_REPORT_WARN_NAMES, nrest);
+    /* "the pod", "the other pod", "all 3 pods", "all 3 other pods" */
+    char who[64];
+    if (nrest == 1)
+        snprintf(who, sizeof who, "the %spod", nbig ? "other " : "");
+    else
+        snprintf(who, sizeof who, "all %d %spods", nrest, nbig ? "other " : "");
+    if (!has_horizon) {
+        snprintf(text, sizeof text,
+                 "the run ended by itself at %s with %d %s%s still pending (%s): nothing was left to happen that "
+                 "could schedule %s, so %s never will",
+                 when, nrest, nbig ? "other " : "", nrest == 1 ? "pod" : "pods", list, nrest == 1 ? "it" : "them", nrest == 1 ? "it" : "they");
+        fn(text, ctx);
+    } else if (nunresolvable == nrest) {
+        snprintf(text, sizeof text,
+                 "%s still pending at the end (%s) can never be scheduled as the cluster stands: every node rejected "
+                 "%s for a reason that neither preemption nor a pod finishing fixes (UnschedulableAndUnresolvable: "
+                 "\"Preemption is not helpful for scheduling\" on every node; see Pending below)",
+                 who, list, nrest == 1 ? "it" : "them");
+        fn(text, ctx);
+    }
+    return 0;
+}
+
+static void print_warning_line(const char *text, void *ctx)
+{
+    fprintf((FILE *)ctx, "warning: %s\n", text);
+}
+
 /* "Gang", only for traces with PodGroups: GPUs held by groups with fewer than minMember pods
  * Running (sample column gpus_held_by_incomplete_groups; a sample's value holds until the
  * next one): the peak, how long any were held, and the longest unbroken stretch. */
@@ -631,6 +868,8 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
     if (rc == 0)
         rc = print_header(&r);
     if (rc == 0)
+        rc = run_warnings(&r, print_warning_line, r.out);
+    if (rc == 0)
         rc = print_nodes(&r);
     if (rc == 0)
         rc = print_pods(&r);
@@ -669,4 +908,17 @@ int gs_report_checks_failed(const char *trace_path)
         rc = query_int(&r, "SELECT count(*) FROM expect_check WHERE pass = 0", &failed);
     sqlite3_close(r.db);
     return rc != 0 ? rc : (int)failed;
+}
+
+int gs_report_run_warnings(const char *trace_path, void (*fn)(const char *text, void *ctx), void *ctx, char *errbuf,
+                           int errlen)
+{
+    struct gs_report r = {.path = trace_path, .errbuf = errbuf, .errlen = errlen};
+    if (!trace_path || !fn)
+        return gs_report_error(errbuf, errlen, GS_EINVAL, "gs_report_run_warnings: invalid argument");
+    int rc = open_trace(&r);
+    if (rc == 0)
+        rc = run_warnings(&r, fn, ctx);
+    sqlite3_close(r.db);
+    return rc;
 }

@@ -90,6 +90,7 @@ static void build_demo(void)
     gs_trace_run_kv(t, "kubernetesVersion", "1.34");
     gs_trace_run_kv(t, "version", "0.1.0");
     gs_trace_run_kv(t, "events", "1234");
+    gs_trace_run_kv(t, "horizon_us", "180000000"); /* it ran to its horizon, 3m */
     gs_trace_node(t, 0, "h100-0", "h100", "NVIDIA-H100-80GB-HBM3", 8);
     gs_trace_node(t, 1, "h100-1", "h100", "NVIDIA-H100-80GB-HBM3", 8);
     gs_trace_node(t, 2, "cpu-0", "cpu", NULL, 0);
