@@ -7,6 +7,7 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "reports/autoscaler.h"
+#include "reports/history.h"
 #include "reports/open.h"
 #include "reports/report.h"
 #include "reports/study.h"
@@ -280,6 +281,8 @@ static int print_pods(struct gs_report *r)
     return rc;
 }
 
+static int print_free(struct gs_report *r);
+
 static int print_gpus(struct gs_report *r)
 {
     sqlite3_stmt *st;
@@ -343,9 +346,16 @@ static int print_gpus(struct gs_report *r)
     fprintf(r->out,
             "; allocated min %" PRId64 ", mean %.2f, max %" PRId64 " (%smean of %" PRId64 " %s)\n",
             amin, amean, amax, weighted ? "time-weighted " : "", n, plural(n, "sample", "samples"));
-    if (frag_measured)
-        fprintf(r->out, "Fragmented:  mean %.2f, max %.2f GPUs\n", fmean, fmax);
-    return 0;
+    if (rc == 0)
+        rc = print_free(r);
+    /* The FGD paper's measure (Weng et al., "Beware of Fragmentation", USENIX ATC '23; sim/frag):
+     * named as such, in one sentence, since a high value is not a failure to schedule. */
+    if (rc == 0 && frag_measured)
+        fprintf(r->out,
+                "Fragmented:  mean %.2f, max %.2f GPUs by the FGD measure: how many free GPUs the scenario's typical "
+                "pods cannot use, weighted by how often each pod shape occurs\n",
+                fmean, fmax);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ warnings */
@@ -581,6 +591,136 @@ static int run_warnings(struct gs_report *r, void (*fn)(const char *text, void *
 static void print_warning_line(const char *text, void *ctx)
 {
     fprintf((FILE *)ctx, "warning: %s\n", text);
+}
+
+/* ------------------------------------------------------------------ free GPUs, in plain words */
+
+/* "Free GPUs" and "Pending", from the cluster at the end of the trace as reports/history.h
+ * rebuilds it (the samples' rule for allocated GPUs): per node, free = allocatable
+ * nvidia.com/gpu minus allocated, over the nodes present at the end. Then the largest whole-GPU
+ * request of the pods still pending without a node, and whether fragmentation is what blocks it:
+ * enough GPUs free in the cluster, but no node with that many free. A pod asking for a GPU share,
+ * MIG device or DRA claim asks for no nvidia.com/gpu and is not counted here. Nothing for a
+ * cluster that never had a GPU; "not known" for a trace without event tables. */
+static int print_free(struct gs_report *r)
+{
+    struct gs_history h;
+    char err[512];
+    int rc = gs_history_load(r->db, &h, err, sizeof err);
+    if (rc == GS_EINVAL) {
+        fprintf(r->out, "Free GPUs:   not known: %s\n", err);
+        return 0;
+    }
+    if (rc != 0)
+        return gs_report_error(r->errbuf, r->errlen, rc, "trace '%s': %s", r->path, err);
+    struct gs_hist_state st;
+    if (gs_hist_state_init(&h, &st) != 0) {
+        gs_history_free(&h);
+        return gs_report_error(r->errbuf, r->errlen, GS_ENOMEM, "out of memory");
+    }
+    gs_hist_state_advance(&h, &st, h.nevents);
+
+    /* per GPU pool, in node order: free, allocatable, the largest free block and its node */
+    struct pool {
+        const char *name;
+        int64_t free, alloc, block;
+        int block_node;
+    } *pools = NULL;
+    int npools = 0, cap = 0, width = 0;
+    int64_t free_total = 0, alloc_total = 0, block = 0;
+    int block_node = -1;
+    for (int n = 0; n < h.nnodes && rc == 0; n++) {
+        const struct gs_hist_node *nd = &h.nodes[n];
+        int64_t alloc = st.node_present[n] ? st.node_allocatable[n] : 0;
+        if (nd->gpus == 0 && alloc == 0)
+            continue; /* a CPU node */
+        int64_t used = gs_hist_node_allocated(&h, &st, n);
+        int64_t f = alloc > used ? alloc - used : 0;
+        const char *pname = nd->pool && nd->pool[0] ? nd->pool : "(no pool)";
+        int k = 0;
+        while (k < npools && strcmp(pools[k].name, pname) != 0)
+            k++;
+        if (k == npools) {
+            if (GS_GROW(pools, cap, npools + 1)) {
+                rc = gs_report_error(r->errbuf, r->errlen, GS_ENOMEM, "out of memory");
+                break;
+            }
+            pools[npools++] = (struct pool){.name = pname, .block_node = -1};
+            if ((int)strlen(pname) > width)
+                width = (int)strlen(pname);
+        }
+        pools[k].free += f;
+        pools[k].alloc += alloc;
+        if (f > pools[k].block) {
+            pools[k].block = f;
+            pools[k].block_node = n;
+        }
+        free_total += f;
+        alloc_total += alloc;
+        if (f > block) {
+            block = f;
+            block_node = n;
+        }
+    }
+    /* the largest pending request, and how many pending pods fragmentation blocks */
+    int big = -1, nfrag = 0;
+    for (int p = 0; p < h.npods && rc == 0; p++) {
+        const struct gs_hist_pod *pd = &h.pods[p];
+        if (!pd->phase || strcmp(pd->phase, "Pending") != 0 || st.pod_node[p] >= 0 || pd->gpu <= 0)
+            continue;
+        if (big < 0 || pd->gpu > h.pods[big].gpu)
+            big = p;
+        nfrag += pd->gpu <= free_total && pd->gpu > block;
+    }
+    if (rc == 0 && npools > 0) {
+        char when[64];
+        fmt_duration(r->end_us, when, sizeof when);
+        if (alloc_total == 0)
+            fprintf(r->out, "Free GPUs:   none: no GPU allocatable at the end (%s)\n", when);
+        else
+            fprintf(r->out, "Free GPUs:   %" PRId64 " of %" PRId64 " allocatable at the end (%s)", free_total,
+                    alloc_total, when);
+        if (alloc_total > 0 && npools == 1) {
+            if (block > 0)
+                fprintf(r->out, "; largest free block on one node: %" PRId64 " (%s)", block, h.nodes[block_node].name);
+            fputc('\n', r->out);
+        } else if (alloc_total > 0) {
+            fputc('\n', r->out);
+            for (int k = 0; k < npools; k++) {
+                fprintf(r->out, "  %-*s  %" PRId64 " of %" PRId64 " free", width, pools[k].name, pools[k].free,
+                        pools[k].alloc);
+                if (pools[k].block > 0)
+                    fprintf(r->out, "; largest free block on one node: %" PRId64 " (%s)", pools[k].block,
+                            h.nodes[pools[k].block_node].name);
+                fputc('\n', r->out);
+            }
+        }
+        if (big >= 0) {
+            int64_t want = h.pods[big].gpu;
+            fprintf(r->out, "Pending:     the largest request is %" PRId64 " %s (%s): ", want, plural(want, "GPU", "GPUs"),
+                    h.pods[big].name);
+            if (want > free_total && free_total == 0)
+                fputs("not fragmentation: no GPU is free in the cluster", r->out);
+            else if (want > free_total)
+                fprintf(r->out, "not fragmentation: only %" PRId64 " %s free in the cluster", free_total,
+                        plural(free_total, "GPU is", "GPUs are"));
+            else if (want > block)
+                fprintf(r->out,
+                        "blocked by fragmentation: %" PRId64 " GPUs are free in the cluster, but no node has more than "
+                        "%" PRId64 " free",
+                        free_total, block);
+            else
+                fprintf(r->out, "%s has %" PRId64 " free, so GPUs are not what holds it (see its message below)",
+                        h.nodes[block_node].name, block);
+            if (nfrag > (want <= free_total && want > block ? 1 : 0))
+                fprintf(r->out, "; %d pending %s blocked by fragmentation", nfrag, plural(nfrag, "pod is", "pods are"));
+            fputc('\n', r->out);
+        }
+    }
+    gs_free(pools);
+    gs_hist_state_free(&st);
+    gs_history_free(&h);
+    return rc;
 }
 
 /* "Gang", only for traces with PodGroups: GPUs held by groups with fewer than minMember pods
