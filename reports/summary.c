@@ -675,8 +675,12 @@ static int print_free(struct gs_report *r)
     if (rc == 0 && npools > 0) {
         char when[64];
         fmt_duration(r->end_us, when, sizeof when);
+        bool dra = false; /* GPUs published as DRA devices are not nvidia.com/gpu */
+        for (int i = 0; i < h.nevents && !dra; i++)
+            dra = h.events[i].pod < 0 && h.events[i].reason && strcmp(h.events[i].reason, "ResourceSlice") == 0;
         if (alloc_total == 0)
-            fprintf(r->out, "Free GPUs:   none: no GPU allocatable at the end (%s)\n", when);
+            fprintf(r->out, "Free GPUs:   none: no node has nvidia.com/gpu allocatable at the end (%s)%s\n", when,
+                    dra ? "; GPUs published as DRA devices are not counted here" : "");
         else
             fprintf(r->out, "Free GPUs:   %" PRId64 " of %" PRId64 " allocatable at the end (%s)", free_total,
                     alloc_total, when);
@@ -710,7 +714,7 @@ static int print_free(struct gs_report *r)
                         "%" PRId64 " free",
                         free_total, block);
             else
-                fprintf(r->out, "%s has %" PRId64 " free, so GPUs are not what holds it (see its message below)",
+                fprintf(r->out, "not fragmentation: %s has %" PRId64 " free (its message below says what holds it)",
                         h.nodes[block_node].name, block);
             if (nfrag > (want <= free_total && want > block ? 1 : 0))
                 fprintf(r->out, "; %d pending %s blocked by fragmentation", nfrag, plural(nfrag, "pod is", "pods are"));

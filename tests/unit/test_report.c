@@ -164,7 +164,7 @@ Test(report, summary_of_a_complete_run)
         "GPUs:        capacity 16; allocated min 0, mean 8.00, max 16 (time-weighted mean of 3 "
         "samples)\n"
         /* no Joined or Allocatable rows in this trace: no GPU is allocatable by the node rows */
-        "Free GPUs:   none: no GPU allocatable at the end (3m0s)\n"
+        "Free GPUs:   none: no node has nvidia.com/gpu allocatable at the end (3m0s)\n"
         "Pending:     the largest request is 8 GPUs (wait-0): not fragmentation: no GPU is free in the cluster\n"
         "Fragmented:  mean 1.00, max 2.00 GPUs by the FGD measure: how many free GPUs the scenario's typical pods cannot use, weighted by how often each pod shape occurs\n"
         "\n"

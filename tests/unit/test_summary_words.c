@@ -170,7 +170,7 @@ Test(summary_words, gpus_free_but_something_else_holds_the_pod)
     char *out = run_summary(elsewhere);
     cr_assert(eq(str, lines(out, "Free GPUs:", "Fragmented:"),
                  "Free GPUs:   4 of 4 allocatable at the end (5m0s); largest free block on one node: 4 (gpu-0)\n"
-                 "Pending:     the largest request is 2 GPUs (lost): gpu-0 has 4 free, so GPUs are not what holds it "
-                 "(see its message below)\n"));
+                 "Pending:     the largest request is 2 GPUs (lost): not fragmentation: gpu-0 has 4 free (its message "
+                 "below says what holds it)\n"));
     free(out);
 }
