@@ -595,6 +595,8 @@ static void print_warning_line(const char *text, void *ctx)
 
 /* ------------------------------------------------------------------ free GPUs, in plain words */
 
+#define GS_REPORT_FREE_MAX_EVENTS 200000
+
 /* "Free GPUs" and "Pending", from the cluster at the end of the trace as reports/history.h
  * rebuilds it (the samples' rule for allocated GPUs): per node, free = allocatable
  * nvidia.com/gpu minus allocated, over the nodes present at the end. Then the largest whole-GPU
@@ -604,9 +606,31 @@ static void print_warning_line(const char *text, void *ctx)
  * cluster that never had a GPU; "not known" for a trace without event tables. */
 static int print_free(struct gs_report *r)
 {
+    /* The history keeps every event, about 200 bytes each with its message: past this many the
+     * summary, printed after every run, would cost more memory than the run itself (a run of a
+     * million pods writes some five million events; tests/unit/test_memory.c). */
+    int64_t nev = 0;
+    sqlite3_stmt *cnt;
+    /* (a trace without the tables: the history says so below) */
+    if (sqlite3_prepare_v2(r->db,
+                           "SELECT (SELECT count(*) FROM pod_event) + (SELECT count(*) FROM node_event)"
+                           " + (SELECT count(*) FROM object)",
+                           -1, &cnt, NULL) == SQLITE_OK) {
+        if (sqlite3_step(cnt) == SQLITE_ROW)
+            nev = sqlite3_column_int64(cnt, 0);
+        sqlite3_finalize(cnt);
+    }
+    int rc;
+    if (nev > GS_REPORT_FREE_MAX_EVENTS) {
+        fprintf(r->out,
+                "Free GPUs:   not computed: the trace has %" PRId64 " events, more than the %d the summary rebuilds "
+                "the cluster from\n",
+                nev, GS_REPORT_FREE_MAX_EVENTS);
+        return 0;
+    }
     struct gs_history h;
     char err[512];
-    int rc = gs_history_load(r->db, &h, err, sizeof err);
+    rc = gs_history_load(r->db, &h, err, sizeof err);
     if (rc == GS_EINVAL) {
         fprintf(r->out, "Free GPUs:   not known: %s\n", err);
         return 0;

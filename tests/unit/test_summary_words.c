@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "reports/report.h"
+#include "sim/metrics.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
+#include "sim/trace.h"
 
 static char trace_path[256];
 static char partial_path[272];
@@ -173,4 +175,35 @@ Test(summary_words, gpus_free_but_something_else_holds_the_pod)
                  "Pending:     the largest request is 2 GPUs (lost): not fragmentation: gpu-0 has 4 free (its message "
                  "below says what holds it)\n"));
     free(out);
+}
+
+/* A trace with more events than the summary rebuilds the cluster from (GS_REPORT_FREE_MAX_EVENTS,
+ * 200000: the summary follows every run, and must not cost more memory than a long run): it says
+ * so instead of loading them. */
+Test(summary_words, too_many_events_are_not_loaded)
+{
+    struct gs_trace *t = NULL;
+    char err[256];
+    cr_assert(eq(int, gs_trace_open(trace_path, GS_TRACE_EVENTS, &t, err, sizeof err), 0), "%s", err);
+    gs_trace_run_kv(t, "scenario", "many");
+    gs_trace_node(t, 0, "gpu-0", "gpu", "NVIDIA-L4", 4);
+    struct gs_trace_pod p = {.id = 0, .name = "p", .workload = "w", .created_us = 0, .scheduled_us = -1,
+                             .started_us = -1, .finished_us = -1, .node_id = -1, .phase = "Pending", .gpu = 1};
+    cr_assert(eq(int, gs_trace_pod(t, &p), 0));
+    /* two messages in turn, so the trace does not fold them into one aggregated row */
+    for (int i = 0; i < 200001; i++)
+        cr_assert(eq(int, gs_trace_pod_event(t, i, 0, "FailedScheduling", i % 2 ? "odd" : "even"), 0));
+    struct gs_metrics s = {.t = 0, .gpus_capacity = 4, .gpus_allocatable = 4};
+    cr_assert(eq(int, gs_trace_sample(t, "", &s), 0));
+    cr_assert(eq(int, gs_trace_close(t, "complete", 200001), 0));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    cr_assert_not_null(m);
+    cr_assert(eq(int, gs_report_summary(trace_path, m, err, sizeof err), 0), "%s", err);
+    fclose(m);
+    cr_assert(eq(str, lines(buf, "Free GPUs:", "\n"),
+                 "Free GPUs:   not computed: the trace has 200001 events, more than the 200000 the summary rebuilds "
+                 "the cluster from"));
+    free(buf);
 }
