@@ -352,8 +352,8 @@ static int print_gpus(struct gs_report *r)
      * named as such, in one sentence, since a high value is not a failure to schedule. */
     if (rc == 0 && frag_measured)
         fprintf(r->out,
-                "Fragmented:  mean %.2f, max %.2f GPUs by the FGD measure: how many free GPUs the scenario's typical "
-                "pods cannot use, weighted by how often each pod shape occurs\n",
+                "Fragmented:  mean %.2f, max %.2f GPUs by the FGD paper's measure: the expected number of free GPUs "
+                "that a typical pod of this scenario cannot use\n",
                 fmean, fmax);
     return rc;
 }

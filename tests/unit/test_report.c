@@ -166,7 +166,7 @@ Test(report, summary_of_a_complete_run)
         /* no Joined or Allocatable rows in this trace: no GPU is allocatable by the node rows */
         "Free GPUs:   none: no node has nvidia.com/gpu allocatable at the end (3m0s)\n"
         "Pending:     the largest request is 8 GPUs (wait-0): not fragmentation: no GPU is free in the cluster\n"
-        "Fragmented:  mean 1.00, max 2.00 GPUs by the FGD measure: how many free GPUs the scenario's typical pods cannot use, weighted by how often each pod shape occurs\n"
+        "Fragmented:  mean 1.00, max 2.00 GPUs by the FGD paper's measure: the expected number of free GPUs that a typical pod of this scenario cannot use\n"
         "\n"
         /* waits 1, 2, 3, 4 s; the 12 pending pods wait the whole 3 minutes (12 x 8 GPUs x 180 s
          * + 8 x 10 s = 4.82 GPU-hours); node-hours from nodes_ready (no Joined rows here) */
@@ -252,7 +252,7 @@ Test(report, summary_of_a_killed_run)
                      "Pods:        0 (Pending 0, Running 0, Succeeded 0, Failed 0, Rejected 0)\n"
                      "GPUs:        capacity 8; allocated min 0, mean 0.00, max 0 (time-weighted "
                      "mean of 1 sample)\n"
-                     "Fragmented:  mean 0.00, max 0.00 GPUs by the FGD measure: how many free GPUs the scenario's typical pods cannot use, weighted by how often each pod shape occurs\n"
+                     "Fragmented:  mean 0.00, max 0.00 GPUs by the FGD paper's measure: the expected number of free GPUs that a typical pod of this scenario cannot use\n"
                      "\n"
                      "checks: 0 passed, 0 failed\n");
     free(out);
@@ -314,7 +314,7 @@ Test(report, summary_of_an_interrupted_run)
         "GPUs:        capacity 8 (min 4); allocated min 1, mean 1.50, max 2 (mean of 2 samples)\n"
         "Free GPUs:   not known: the trace has no event tables (written with --trace-level summary): run the "
         "scenario again with --trace-level events\n"
-        "Fragmented:  mean 0.00, max 0.00 GPUs by the FGD measure: how many free GPUs the scenario's typical pods cannot use, weighted by how often each pod shape occurs\n"
+        "Fragmented:  mean 0.00, max 0.00 GPUs by the FGD paper's measure: the expected number of free GPUs that a typical pod of this scenario cannot use\n"
         "\n"
         "Time to schedule (created to bound; 0 of 2 pods bound):\n"
         "  pending at end: 1 pod wanting 0 GPUs, waiting 0s on average, longest 0s\n"

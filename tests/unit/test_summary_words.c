@@ -111,7 +111,7 @@ Test(summary_words, fragmentation_blocks_the_largest_request)
                  "Free GPUs:   10 of 16 allocatable at the end (10m0s); largest free block on one node: 3 (gpu-0)\n"
                  "Pending:     the largest request is 4 GPUs (four-gpu): blocked by fragmentation: 10 GPUs are free in "
                  "the cluster, but no node has more than 3 free\n"));
-    cr_assert(eq(str, lines(out, "Fragmented:", "\n"), "Fragmented:  mean 2.00, max 2.00 GPUs by the FGD measure: how many free GPUs the scenario's typical pods cannot use, weighted by how often each pod shape occurs"));
+    cr_assert(eq(str, lines(out, "Fragmented:", "\n"), "Fragmented:  mean 2.00, max 2.00 GPUs by the FGD paper's measure: the expected number of free GPUs that a typical pod of this scenario cannot use"));
     cr_assert(eq(int, sample_free(), 10)); /* the history's free GPUs are the samples' */
     free(out);
 }
