@@ -519,7 +519,7 @@ static int run_warnings(struct gs_report *r, void (*fn)(const char *text, void *
                   &st);
     if (rc != 0)
         return rc;
-    char big[GS_REPORT_WARN_NAMES][128], rest[GS_REPORT_WARN_NAMES][128];
+    char rest[GS_REPORT_WARN_NAMES][128];
     int nbig = 0, nrest = 0, nunresolvable = 0;
     while ((rc = next_row(r, &st)) == 1) {
         const char *name = text_or(st, 0, "?");
@@ -546,7 +546,6 @@ static int run_warnings(struct gs_report *r, void (*fn)(const char *text, void *
                          name, want, what, have);
                 fn(text, ctx);
             }
-            snprintf(big[nbig < GS_REPORT_WARN_NAMES ? nbig : GS_REPORT_WARN_NAMES - 1], sizeof big[0], "%s", name);
             nbig++;
             continue;
         }
@@ -558,8 +557,9 @@ static int run_warnings(struct gs_report *r, void (*fn)(const char *text, void *
     if (rc != 0)
         return rc;
     if (nbig > GS_REPORT_WARN_NAMES) {
-        snprintf(text, sizeof text, "%d more pending pods ask for more than any node ever had: they can never be scheduled",
-                 nbig - GS_REPORT_WARN_NAMES);
+        int more = nbig - GS_REPORT_WARN_NAMES;
+        snprintf(text, sizeof text, "%d more pending %s for more than any node has: %s never be scheduled", more,
+                 more == 1 ? "pod asks" : "pods ask", more == 1 ? "it can" : "they can");
         fn(text, ctx);
     }
     if (nrest == 0)

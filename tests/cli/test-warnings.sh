@@ -84,6 +84,15 @@ expect big "warning: pod big asks for 5 nvidia.com/gpu, more than any node has (
 warning: pod fat asks for 48 cpu, more than any node has (at most 32): it can never be scheduled
 warning: the other pod still pending at the end (lost) can never be scheduled as the cluster stands: every node rejected it for a reason that neither preemption nor a pod finishing fixes (UnschedulableAndUnresolvable: \"Preemption is not helpful for scheduling\" on every node; see Pending below)"
 
+# Five pods too big: three named, then a count.
+{ head_yaml huge 5m; echo '  workloads:'; pod huge 6; } >"$tmp/huge.yaml"
+sed -i 's/    replicas: 1/    replicas: 5/' "$tmp/huge.yaml"
+run huge
+expect huge "warning: pod huge-0 asks for 6 nvidia.com/gpu, more than any node has (at most 4): it can never be scheduled
+warning: pod huge-1 asks for 6 nvidia.com/gpu, more than any node has (at most 4): it can never be scheduled
+warning: pod huge-2 asks for 6 nvidia.com/gpu, more than any node has (at most 4): it can never be scheduled
+warning: 2 more pending pods ask for more than any node has: they can never be scheduled"
+
 # No horizon: the run ends when nothing is left to happen, two pods still pending behind pods
 # that run forever.
 { head_yaml stuck; echo '  workloads:'; pod hog-a 4; pod hog-b 4; pod small 1 "" 5m; } >"$tmp/stuck.yaml"
@@ -105,5 +114,5 @@ run cosched
 expect cosched ""
 grep -q 'failed recently' "$tmp/cosched.out" || bad "cosched: no pod rejected for the backoff"
 
-[ $fail -eq 0 ] && echo "ok: warnings of 9 runs"
+[ $fail -eq 0 ] && echo "ok: warnings of 10 runs"
 [ $fail -eq 0 ]
