@@ -44,6 +44,11 @@ struct gs_scenario;
  * `gpusim: file:line:col: warning: msg` on stderr, in file order (cli/warnings.c). */
 void gs_cli_scenario_warnings(const struct gs_scenario *sc);
 
+/* Print the warnings of the run in `trace` (an end at 0s, everything Rejected, pods that can never
+ * be scheduled: reports/report.h gs_report_run_warnings) as `gpusim: warning: ...` on stderr
+ * (cli/warnings.c). */
+void gs_cli_run_warnings(const char *trace);
+
 /* Parse a --seeds argument, `A-B` or `A,B,...` or both (`1-5,9`), into seeds[0..*n): distinct
  * integers 0..INT64_MAX, at most `max`. Returns 0, or -1 for anything else (empty, a sign, a
  * reversed range, a repeated seed, a trailing comma, more than `max`) (cli/seeds.c). */
