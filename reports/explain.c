@@ -322,8 +322,8 @@ static int check_replay(sqlite3 *db, const struct gs_replay *r, int64_t at, char
     if (rc)
         return rc;
     if (sqlite3_prepare_v2(db,
-                           "SELECT p.id, p.name, p.scheduled_us, n.name FROM pod p LEFT JOIN node n ON n.id = p.node_id"
-                           " WHERE p.created_us <= ?1 ORDER BY p.id",
+                           "SELECT p.id, p.name, p.scheduled_us, n.name, p.cpu_m, p.memory_b, coalesce(p.gpu, 0)"
+                           " FROM pod p LEFT JOIN node n ON n.id = p.node_id WHERE p.created_us <= ?1 ORDER BY p.id",
                            -1, &st, NULL) != SQLITE_OK)
         return GS_ESQL;
     sqlite3_bind_int64(st, 1, at);
@@ -342,6 +342,18 @@ static int check_replay(sqlite3 *db, const struct gs_replay *r, int64_t at, char
         const struct gs_pod *p = &w->pods[id];
         if (!name || strcmp(name, p->name) != 0) {
             snprintf(why, n, "pod %" PRId64 " is '%s' in the trace, '%s' in the replay", id, name ? name : "", p->name);
+            rc = GS_EINVAL;
+            break;
+        }
+        /* The pod row's requests (cpu, memory, whole GPUs) are the template's. */
+        int gpu_res = gs_res_find(&w->res, "nvidia.com/gpu");
+        int64_t cpu = sqlite3_column_int64(st, 4), mem = sqlite3_column_int64(st, 5), gpu = sqlite3_column_int64(st, 6);
+        int64_t rgpu = gpu_res >= 0 ? p->tmpl->requests.v[gpu_res] : 0;
+        if (cpu != p->tmpl->requests.v[GS_RES_CPU] || mem != p->tmpl->requests.v[GS_RES_MEMORY] || gpu != rgpu) {
+            snprintf(why, n,
+                     "pod '%s' requests cpu %" PRId64 "m, memory %" PRId64 ", nvidia.com/gpu %" PRId64
+                     " in the trace, cpu %" PRId64 "m, memory %" PRId64 ", nvidia.com/gpu %" PRId64 " in the replay",
+                     name, cpu, mem, gpu, p->tmpl->requests.v[GS_RES_CPU], p->tmpl->requests.v[GS_RES_MEMORY], rgpu);
             rc = GS_EINVAL;
             break;
         }

@@ -23,6 +23,7 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "base/error.h"
+#include "models/devices/gpushare_pod.h"
 #include "models/dra/dra_state.h"
 #include "models/quantity.h"
 #include "reports/explain_internal.h"
@@ -210,8 +211,8 @@ static void print_groups(struct ctx *k)
     qsort(v, (size_t)k->nv, sizeof *v, cmp_group);
     char t[64];
     dur(k->x->at, t, sizeof t);
-    fprintf(out, "Nodes at %s by the first filter that rejects the pod (%d nodes, re-run on the replayed cluster):\n", t,
-            k->nv);
+    fprintf(out, "Nodes at %s by the first filter that rejects the pod (%d node%s, re-run on the replayed cluster):\n", t,
+            k->nv, k->nv == 1 ? "" : "s");
     for (int i = 0; i < k->nv;) {
         int j = i;
         while (j < k->nv && v[j].code == v[i].code && v[j].plugin == v[i].plugin &&
@@ -307,7 +308,18 @@ static int diagnose_resources(struct ctx *k, int why, int *lines)
         amount(k->w, r, req, c, sizeof c);
         char cl[64];
         amount(k->w, r, cluster, cl, sizeof cl);
-        if (sum >= req)
+        int64_t alloc = 0;
+        for (int i = 0; i < nrows; i++)
+            alloc += k->w->nodes[rows[i].node].allocatable.v[r];
+        if (alloc == 0)
+            fprintf(out, "  None of these nodes has any %s allocatable (for GPUs: the device plugin advertises none; "
+                         "`gpusim describe TRACE NODE --at T` shows the GPU Operator's pods).\n",
+                    k->w->res.names[r]);
+        else if (sum == 0)
+            fprintf(out, "  No %s free on any of these nodes (%s in the cluster): every one is allocated, and the pod "
+                         "asks for %s.\n",
+                    res_word(k->w, r, 2), cl, c);
+        else if (sum >= req)
             fprintf(out,
                     "  %s %s free on these nodes (%s in the cluster), but the largest free block on one node is %s "
                     "(%s) and the pod asks for %s on one node: fragmentation.\n",
@@ -321,6 +333,52 @@ static int diagnose_resources(struct ctx *k, int why, int *lines)
         gs_free(rows);
     }
     return 0;
+}
+
+/* "Insufficient alibabacloud.com/gpu-milli": the per-GPU free milli-GPU of the nodes (the
+ * share model, gpushare.h) beside what the pod needs on one GPU (Open-Gpu-Share's Filter). */
+static void diagnose_shares(struct ctx *k, int why, int *lines)
+{
+    FILE *out = k->x->out;
+    struct gs_gpushare_req req;
+    if (!gs_gpushare_pod_req(k->w, k->w->pods[k->pod].tmpl, &req, NULL))
+        return;
+    int nodes = 0, shown = 0, best = 0, bestfree = -1;
+    for (int i = 0; i < k->nv; i++) {
+        if (k->v[i].code == GS_ST_SUCCESS || !strstr(k->v[i].reasons, "Insufficient " GS_GPU_MILLI_ANNOTATION))
+            continue;
+        const struct gs_gpushare *g = &k->w->nodes[k->v[i].node].gpus;
+        if (nodes == 0 && !why)
+            fprintf(out, "\nFree milli-GPU per GPU on the nodes that reject it for its GPU share (the pod needs %s):\n",
+                    req.gpu_milli < GS_GPU_MILLI ? "one GPU with that many free" : "whole free GPUs");
+        nodes++;
+        int ffree = gs_gpushare_fully_free(g);
+        if (ffree > bestfree) {
+            bestfree = ffree;
+            best = k->v[i].node;
+        }
+        if (!why && shown < SHOW_ROWS) {
+            fprintf(out, "  %-24s", k->w->nodes[k->v[i].node].name);
+            for (int j = 0; j < g->ngpu; j++)
+                fprintf(out, " %d", g->free_milli[j]);
+            fprintf(out, "\n");
+            shown++;
+        }
+    }
+    if (!why && nodes > SHOW_ROWS)
+        fprintf(out, "  ... and %d more\n", nodes - SHOW_ROWS);
+    if (!why || nodes == 0)
+        return;
+    if (req.gpu_milli < GS_GPU_MILLI)
+        fprintf(out, "  The pod asks for %d milli-GPU on one GPU; on %d node%s no GPU has that much free: shares of "
+                     "other pods fill them.\n",
+                req.gpu_milli, nodes, nodes == 1 ? "" : "s");
+    else
+        fprintf(out, "  The pod asks for %d whole GPU%s; on %d node%s GPU shares (gpu-milli) of other pods take part of "
+                     "the GPUs, so fewer are whole (at most %d fully free, on %s).\n",
+                req.num_gpu, req.num_gpu == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", bestfree,
+                k->w->nodes[best].name);
+    (*lines)++;
 }
 
 /* ------------------------------------------------------------------ taints */
@@ -875,8 +933,11 @@ static int try_removals(struct ctx *k, int *lines)
                 char cpu[32];
                 gs_explain_cpu(v->tmpl->requests.v[GS_RES_CPU], cpu, sizeof cpu);
                 fprintf(out, "%s%s (", j == 0 ? "" : j == f->nvictims - 1 ? " and " : ", ", v->name);
+                struct gs_gpushare_req sr;
                 if (g > 0)
                     fprintf(out, "%" PRId64 " GPU%s, ", g, g == 1 ? "" : "s");
+                else if (gs_gpushare_pod_req(w, v->tmpl, &sr, NULL) && sr.gpu_milli < GS_GPU_MILLI)
+                    fprintf(out, "%d milli-GPU, ", sr.gpu_milli);
                 else
                     fprintf(out, "cpu %s, ", cpu);
                 fprintf(out, "priority %d%s%s)", v->tmpl->priority, v->group >= 0 ? ", PodGroup " : "",
@@ -983,6 +1044,7 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
     }
     print_groups(&k);
     int lines = 0, rc = diagnose_resources(&k, 0, &lines);
+    diagnose_shares(&k, 0, &lines);
     fprintf(out, "\nWhy:\n");
     if (k.feasible > 0) {
         const struct gs_pod *p = &k.w->pods[k.pod];
@@ -997,6 +1059,7 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
     }
     if (rc == 0)
         rc = diagnose_resources(&k, 1, &lines);
+    diagnose_shares(&k, 1, &lines);
     struct taint_count tc[MAX_TAINTS];
     int ntc = taint_groups(&k, tc);
     for (int i = 0; i < ntc; i++) {
@@ -1075,8 +1138,9 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
     if (rc == 0 && ndra > 0)
         rc = try_dra(&k, &lines);
     if (rc == 0 && lines == before)
-        fprintf(out, "  (nothing gpusim knows how to change makes a node feasible: no pod removal, toleration, "
-                     "selector or uncordon helps)\n");
+        fprintf(out, "  (none of the changes explain tries makes a node feasible: removing other pods (explain gives "
+                     "back their requests, whole GPUs and gpu-milli shares, not MIG devices, replicas or DRA claims), "
+                     "tolerating a taint, dropping a selector, uncordoning, dropping a DRA selector)\n");
     gs_free(k.v);
     return rc;
 }
