@@ -62,7 +62,14 @@ void gs_scheduler_reserve(struct scheduler *s, struct gs_cluster *c, int p, int 
         }
         s->permit_ev[p] = gs_cluster_timer(c, s->self, gs_cluster_now(c) + pr.wait_us, GS_PRIO_QUEUE,
                                            SCHED_TIMER_PERMIT, p, pr.wait_us, false);
-        gs_cluster_pod_event(c, p, "WaitingOnPermit", NULL);
+        {
+            /* The node it holds, first, as the device rows name theirs: the trace then says
+             * where its reservation is (reports/history.c reads it). */
+            char msg[300];
+            snprintf(msg, sizeof msg, "%s: reserved, waiting at Permit for the rest of PodGroup %s", w->nodes[n].name,
+                     w->pods[p].group >= 0 ? w->groups[w->pods[p].group].name : "(none)");
+            gs_cluster_pod_event(c, p, "WaitingOnPermit", msg);
+        }
         break;
     case GS_PERMIT_REJECT:
         gs_sched_unreserve(s->sched, p, n, gs_cluster_now(c), &s->client);

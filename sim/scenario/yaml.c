@@ -649,9 +649,13 @@ static enum pkind plain_kind(const struct gs_ynode *n)
 
 static int verr(struct gs_ydec *d, int code, const struct gs_ynode *n, const char *fmt, va_list ap)
 {
-    char msg[sizeof d->err->msg];
+    char msg[sizeof d->err->msg], safe[sizeof d->err->msg];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    return gs_error_set(d->err, code, n ? n->file : "", n ? n->line : 0, n ? n->col : 0, "%s", msg);
+    /* Messages quote keys and values of the input: a JSON string may hold a raw DEL or a YAML
+     * key a character the terminal would act on. Escape whatever is not printable UTF-8 once,
+     * here, for every decoder error. */
+    gs_error_quote(msg, (size_t)-1, sizeof msg, safe, sizeof safe);
+    return gs_error_set(d->err, code, n ? n->file : "", n ? n->line : 0, n ? n->col : 0, "%s", safe);
 }
 
 int gs_y_error(struct gs_ydec *d, const struct gs_ynode *n, const char *fmt, ...)
