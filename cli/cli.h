@@ -27,6 +27,7 @@ int gs_cmd_merge(int argc, char **argv);
 int gs_cmd_compare(int argc, char **argv);
 int gs_cmd_plan(int argc, char **argv);
 int gs_cmd_explain(int argc, char **argv);
+int gs_cmd_get(int argc, char **argv);
 
 /* Print a scenario error as `gpusim: file:line:col: error: msg` on stderr and return the exit
  * code for it (3 for an invalid scenario, 2 for an unreadable file). */

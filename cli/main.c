@@ -11,8 +11,9 @@ static const char usage[] =
     "  run SCENARIO       simulate a scenario, write its trace, check its expect: block\n"
     "  validate SCENARIO  load and check a scenario without running it\n"
     "  report TRACE       print the summary of a trace database\n"
-    "  describe TRACE NODE  print a node as kubectl describe node would, from a trace\n"
+    "  describe TRACE NODE|pod/NAME  print a node or a pod as kubectl describe would, from a trace\n"
     "  explain TRACE POD  why a pod was where it was at a time, and what would change it\n"
+    "  get pods|nodes TRACE  list pods or nodes at a time as kubectl get would, from a trace\n"
     "  sweep SCENARIO     run a scenario over the cross product of --vary values and seeds\n"
     "  merge DIR|TRACE... put the traces of a sweep into one database with a run column\n"
     "  compare RUNS...    the study metrics of several runs side by side, with confidence intervals\n"
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
         return gs_cmd_describe(argc - 1, argv + 1);
     if (strcmp(cmd, "explain") == 0)
         return gs_cmd_explain(argc - 1, argv + 1);
+    if (strcmp(cmd, "get") == 0)
+        return gs_cmd_get(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return gs_cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)
