@@ -135,6 +135,12 @@ void gs_explain_scores_print(const struct gs_explain_scores *s, const struct gs_
             first = 0;
         }
     fprintf(out, "%s; it was the pod's attempt %d.\n", first ? "" : ")", s->cycles);
+    int exist = 0;
+    for (int n = 0; n < w->nnodes; n++)
+        exist += w->nodes[n].exists;
+    if (c->judged < exist)
+        fprintf(out, "(A cycle stops once it has found enough feasible nodes (percentageOfNodesToScore), and a pod "
+                     "nominated by its preemption tries that node first.)\n");
     if (c->n == 0) {
         fprintf(out, "Scoring did not run: %s was the only feasible node it needed.\n", w->nodes[s->bound_node].name);
         return;

@@ -761,8 +761,13 @@ static int try_dra(struct ctx *k, int *lines)
                 break;
             }
             int more = feasible - k->feasible;
-            fprintf(out, "  - dropping the selector%s of request %s of ResourceClaim %s (",
-                    orig->requests[r].nselectors == 1 ? "" : "s", orig->requests[r].name, ce->c.name);
+            const char *tmpl = NULL;
+            for (int t = 0; dra->spec && t < dra->spec->ntemplates; t++)
+                if (&dra->spec->templates[t].spec == orig)
+                    tmpl = dra->spec->templates[t].name;
+            fprintf(out, "  - dropping the selector%s of request %s of ResourceClaim %s%s%s (",
+                    orig->requests[r].nselectors == 1 ? "" : "s", orig->requests[r].name, ce->c.name,
+                    tmpl ? ", from ResourceClaimTemplate " : "", tmpl ? tmpl : "");
             for (int j = 0; j < orig->requests[r].nselectors; j++)
                 fprintf(out, "%s%s", j ? "; " : "", orig->requests[r].selectors[j].expression);
             if (more > 0)
@@ -949,7 +954,7 @@ static int try_removals(struct ctx *k, int *lines)
                     ns++;
                 }
             }
-            fprintf(out, " %s gone\n", f->nvictims == 1 ? "were" : "were all");
+            fprintf(out, " were gone\n");
             (*lines)++;
             try_line(k, (const char *const *)sets, ns, true);
             for (int j = 0; j < ns; j++)
@@ -1120,6 +1125,19 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
         lines++;
     }
     diagnose_group(&k, &lines);
+    /* A preemption made for it and still under way: its victims leave during their grace. */
+    const struct gs_pod *pp = &k.w->pods[k.pod];
+    if (pp->nominated_node >= 0) {
+        fprintf(out, "  Preemption is under way: the pod is nominated to %s", k.w->nodes[pp->nominated_node].name);
+        int nv = 0;
+        for (int q = 0; q < k.w->npods; q++)
+            if (k.w->pods[q].preempted_by == k.pod && k.w->pods[q].node >= 0 && !k.w->pods[q].deleted)
+                fprintf(out, "%s%s", nv++ ? ", " : ", where its victims ", k.w->pods[q].name);
+        if (nv)
+            fprintf(out, " %s terminating (grace period) to make room", nv == 1 ? "is" : "are");
+        fprintf(out, "; it is scheduled again when they are gone.\n");
+        lines++;
+    }
     if (lines == 0)
         fprintf(out, "  (no reason found: see the groups above)\n");
 

@@ -30,10 +30,12 @@ bound() { # bound TRACE POD: the pod's node once bound, else nothing
   sqlite3 "$1" "SELECT n.name FROM pod p JOIN node n ON n.id = p.node_id WHERE p.name = '$2'
                 AND p.scheduled_us IS NOT NULL ORDER BY p.id DESC LIMIT 1"
 }
-# verify NAME EXPLAIN_OUTPUT POD N: run the N-th `try:` command of the output (its --set and
-# --horizon arguments, on the same scenario) and check that POD is bound in that run.
+# verify NAME EXPLAIN_OUTPUT POD N ORIGINAL: run the N-th `try:` command of the output (its --set
+# and --horizon arguments, on the same scenario) and check that POD is bound in that run, and
+# was never bound in the ORIGINAL trace (so the change is what binds it).
 verify() {
-  local name=$1 out=$2 pod=$3 n=$4
+  local name=$1 out=$2 pod=$3 n=$4 orig=$5
+  if [ -n "$(bound "$orig" "$pod")" ]; then echo "FAIL: $name: $pod is bound without the change"; fail=1; fi
   local line
   line=$(grep -E '^ +try: gpusim run ' "$out" | sed -n "${n}p" | sed 's/^ *try: gpusim run //')
   if [ -z "$line" ]; then echo "FAIL: $name: no try: line $n"; cat "$out"; fail=1; return; fi
@@ -63,7 +65,7 @@ expect "$tmp/twelve.txt" '20 GPUs free on these nodes \(20 in the cluster\), but
 expect "$tmp/twelve.txt" '^  3 nodes carry the taint nvidia.com/gpu=present:NoSchedule, which the pod does not tolerate'
 expect "$tmp/twelve.txt" '^  - fits on shared-0 if busy-0 \(1 GPU, priority 0\) were gone$'
 expect "$tmp/twelve.txt" 'tolerating the taint nvidia.com/gpu=present:NoSchedule alone makes no node feasible; the 3 nodes then fail NodeResourcesFit \(Insufficient nvidia.com/gpu\)'
-verify twelve-nodes "$tmp/twelve.txt" needs-four 1
+verify twelve-nodes "$tmp/twelve.txt" needs-four 1 "$tmp/twelve.db"
 
 # fragmentation: 10 free GPUs, at most 3 on one node.
 t=scenarios/teaching/fragmentation.yaml
@@ -71,11 +73,11 @@ run "$tmp/frag.db" $t
 "$bin" explain "$tmp/frag.db" four-gpu --at 2m >"$tmp/frag.txt" 2>&1 || { echo "FAIL: explain fragmentation"; cat "$tmp/frag.txt"; fail=1; }
 expect "$tmp/frag.txt" '10 GPUs free on these nodes \(10 in the cluster\), but the largest free block on one node is 3 \(gpu-0\) and the pod asks for 4 on one node: fragmentation'
 expect "$tmp/frag.txt" '^  - fits on gpu-0 if busy-0 \(1 GPU, priority 0\) were gone$'
-verify fragmentation "$tmp/frag.txt" four-gpu 1
+verify fragmentation "$tmp/frag.txt" four-gpu 1 "$tmp/frag.db"
 # at the end of the run the change needs time after T: the try: line extends the horizon
 "$bin" explain "$tmp/frag.db" four-gpu >"$tmp/frag-end.txt" 2>&1
 expect "$tmp/frag-end.txt" "try: gpusim run scenarios/teaching/fragmentation.yaml --seed 1 --set 'events\[0\]=\{at: 10m0s, deletePod: \{pod: busy-0\}\}' --horizon 20m0s$"
-verify fragmentation-end "$tmp/frag-end.txt" four-gpu 1
+verify fragmentation-end "$tmp/frag-end.txt" four-gpu 1 "$tmp/frag.db"
 
 # toleration-off: the taint on the H100 nodes, the nodeSelector on the L4 nodes.
 t=scenarios/teaching/toleration-off.yaml
@@ -85,8 +87,8 @@ expect "$tmp/tol.txt" '^  2 nodes carry the taint nvidia.com/gpu=present:NoSched
 expect "$tmp/tol.txt" "^  2 nodes do not match the pod's nodeSelector nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3"
 expect "$tmp/tol.txt" '^  - tolerating the taint nvidia.com/gpu=present:NoSchedule makes 2 more nodes feasible \(h100-0, h100-1\)$'
 expect "$tmp/tol.txt" '^  - dropping nodeSelector nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 makes 2 more nodes feasible \(l4-0, l4-1\)$'
-verify toleration "$tmp/tol.txt" no-toleration 1
-verify node-selector "$tmp/tol.txt" no-toleration 2
+verify toleration "$tmp/tol.txt" no-toleration 1 "$tmp/tol.db"
+verify node-selector "$tmp/tol.txt" no-toleration 2 "$tmp/tol.db"
 node=$(bound "$tmp/toleration-verify.db" no-toleration)
 case $node in h100-*) ;; *) echo "FAIL: with the toleration no-toleration is on '$node', not an H100"; fail=1 ;; esac
 
@@ -100,7 +102,7 @@ expect "$tmp/gang.txt" '^  PodGroup trainer-b also holds 16 GPUs with 2 of its 3
 expect "$tmp/gang.txt" 'gang deadlock: 2 PodGroups hold 32 GPUs between them'
 expect "$tmp/gang.txt" '^  - fits on h100-0 if trainer-b-0 \(8 GPUs, priority 0, PodGroup trainer-b\) were gone$'
 if grep -q 'if trainer-a-' "$tmp/gang.txt"; then echo "FAIL: suggests removing a pod of the pod's own group"; fail=1; fi
-verify gang-deadlock "$tmp/gang.txt" trainer-a-2 1
+verify gang-deadlock "$tmp/gang.txt" trainer-a-2 1 "$tmp/gang.db"
 
 # DRA: a CEL selector no T4 satisfies (the message never names it).
 t=scenarios/teaching/dra-memory-selector.yaml
@@ -108,8 +110,11 @@ run "$tmp/dra.db" $t
 "$bin" explain "$tmp/dra.db" big-model --at 4m >"$tmp/dra.txt" 2>&1 || { echo "FAIL: explain dra-memory-selector"; cat "$tmp/dra.txt"; fail=1; }
 expect "$tmp/dra.txt" '^Claims: +gpu \(ResourceClaimTemplate gpu-24gi\)$'
 expect "$tmp/dra.txt" '^  DynamicResources +2  cannot allocate all claims: t4-0 t4-1$'
-expect "$tmp/dra.txt" "dropping the selector of request gpu of ResourceClaim big-model-gpu \(device.capacity\['gpu.nvidia.com'\].memory.compareTo\(quantity\('24Gi'\)\) >= 0\) makes 2 more nodes feasible \(t4-0, t4-1\)"
-# verified: without the selector the pod runs on a T4 before the H100 pool joins at 5m
+expect "$tmp/dra.txt" "dropping the selector of request gpu of ResourceClaim big-model-gpu, from ResourceClaimTemplate gpu-24gi \(device.capacity\['gpu.nvidia.com'\].memory.compareTo\(quantity\('24Gi'\)\) >= 0\) makes 2 more nodes feasible \(t4-0, t4-1\)"
+# verified: without the selector the pod runs on a T4 before the H100 pool joins at 5m (with it,
+# not before 5m)
+w0=$(sqlite3 "$tmp/dra.db" "SELECT scheduled_us FROM pod WHERE name = 'big-model'")
+[ "${w0:-0}" -ge 300000000 ] || { echo "FAIL: dra: big-model bound at '$w0' in the original run"; fail=1; }
 run "$tmp/dra-verify.db" $t --set 'objects[0].spec.spec.devices.requests[0].exactly.selectors=null'
 node=$(bound "$tmp/dra-verify.db" big-model)
 when=$(sqlite3 "$tmp/dra-verify.db" "SELECT scheduled_us FROM pod WHERE name = 'big-model'")
@@ -125,6 +130,15 @@ expect "$tmp/spread.txt" '^The scheduling cycle that chose gpu-3 judged 4 nodes,
 expect "$tmp/spread.txt" '^  PLUGIN +WEIGHT +gpu-3 \(chosen\) +gpu-0 \(runner-up\)$'
 expect "$tmp/spread.txt" '^  NodeResourcesFit +1 +96 x 1 = 96 +93 x 1 = 93$'
 expect "$tmp/spread.txt" '^  total +496 +493$'
+
+# A preemption under way (preemption.yaml at 5m): the preemptor nominated, its victims terminating;
+# once bound (at the end), its cycle tried the nominated node first.
+run "$tmp/pre.db" scenarios/teaching/preemption.yaml
+"$bin" explain "$tmp/pre.db" high --at 5m >"$tmp/pre.txt" 2>&1
+expect "$tmp/pre.txt" '^  Preemption is under way: the pod is nominated to h100-1, where its victims low-0, low-1 are terminating'
+expect "$tmp/pre.txt" '^  - fits on h100-1 if low-0 \(4 GPUs, priority 100\) and low-1 \(4 GPUs, priority 100\) were gone$'
+"$bin" explain "$tmp/pre.db" high >"$tmp/pre2.txt" 2>&1
+expect "$tmp/pre2.txt" '^The scheduling cycle that chose h100-1 judged 1 node, 1 feasible; it was the pod.s attempt 2\.$'
 
 # Errors: an unknown pod (nearest names), --at before the pod exists; exit 2.
 "$bin" explain "$tmp/twelve.db" needs-for >"$tmp/e.out" 2>&1; rc=$?
