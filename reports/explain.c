@@ -488,6 +488,7 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
     char *sets[MAX_SETS];
     int nsets = 0;
     int64_t at = o->at_us >= 0 ? o->at_us : run_end(db);
+    int64_t replay_at = at; /* where the replay stops: T, or the binding of a pod bound by T */
     char tbuf[64];
     dur(at, tbuf, sizeof tbuf);
 
@@ -526,14 +527,20 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
     if (rc == 0 && !(scores = gs_explain_scores_new((int)tp.id)))
         rc = gs_report_error(errbuf, errlen, GS_ENOMEM, "out of memory");
     if (rc == 0) {
+        /* A pod bound by T is explained by the cycle that bound it: the replay stops at that
+         * instant, and the observer is installed only for it (observing every cycle of a long
+         * run costs more than the run). */
+        bool bound = tp.scheduled >= 0 && tp.scheduled <= at;
+        replay_at = bound ? tp.scheduled : at;
         struct gs_replay_opts ro = {.scenario_path = path,
                                     .sets = (const char *const *)sets,
                                     .nsets = nsets,
                                     .seed = seed_s[0] ? strtoll(seed_s, NULL, 10) : -1,
                                     .horizon = hz[0] ? strtoll(hz, NULL, 10) : -1,
-                                    .at = at,
-                                    .on_sched = gs_explain_scores_install,
-                                    .ctx = scores};
+                                    .at = replay_at,
+                                    .on_sched = bound ? gs_explain_scores_install : NULL,
+                                    .ctx = scores,
+                                    .hook_from = replay_at};
         struct gs_error err = {0};
         rc = gs_replay_run(&ro, &r, &err);
         if (rc == GS_EIO && !r.loaded)
@@ -551,9 +558,11 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
             rc = gs_report_error(errbuf, errlen, rc, "cannot replay the run: %s", err.msg);
     }
     int npods = 0;
+    char rbuf[64];
+    dur(replay_at, rbuf, sizeof rbuf);
     if (rc == 0) {
         char why[512] = "";
-        int crc = check_replay(db, &r, at, why, sizeof why, &npods);
+        int crc = check_replay(db, &r, replay_at, why, sizeof why, &npods);
         const struct gs_pod *p = tp.id < r.sc.world.npods ? &r.sc.world.pods[tp.id] : NULL;
         /* The message the pod had at T must be the one the replay gives it. */
         if (crc == 0 && p && has_events(db) && tp.msg_at && p->scheduled_us < 0 &&
@@ -569,7 +578,7 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
                                  "the replay of '%s' disagrees with the trace at %s: %s. The scenario file (or "
                                  "gpusim) changed since the run; give the scenario the trace was made from with "
                                  "--scenario FILE",
-                                 path, tbuf, why);
+                                 path, rbuf, why);
     }
     if (rc == 0) {
         const struct gs_world *w = &r.sc.world;
@@ -583,7 +592,8 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
             gs_explain_shell_quote(sets[i], q, sizeof q);
             fprintf(out, " --set %s", q);
         }
-        fprintf(out, ", run to %s: agrees with the trace (%d nodes, %d pods by then)%s\n", tbuf, w->nnodes, npods,
+        fprintf(out, ", run to %s%s: agrees with the trace (%d nodes, %d pods by then)%s\n", rbuf,
+                replay_at < at ? " (when the pod was bound)" : "", w->nnodes, npods,
                 has_events(db) ? "" : "; the trace has no events (--trace-level summary): checked against its pod table only");
         fprintf(out, "\n");
         const struct gs_pod *p = &w->pods[pod];
@@ -593,7 +603,10 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
             fprintf(out, "Bound to %s at ", w->nodes[p->last_node].name);
             char b[64];
             dur(p->scheduled_us, b, sizeof b);
-            fprintf(out, "%s.\n", b);
+            fprintf(out, "%s", b);
+            if (tp.attempts > 0)
+                fprintf(out, ", after %" PRId64 " failed attempt%s", tp.attempts, tp.attempts == 1 ? "" : "s");
+            fprintf(out, ".\n");
             if (p->tmpl->node_name)
                 fprintf(out, "Its spec.nodeName names the node: the kubelet took it without the scheduler.\n");
             else

@@ -134,7 +134,7 @@ void gs_explain_scores_print(const struct gs_explain_scores *s, const struct gs_
             fprintf(out, "%s%d rejected by %s", first ? " (" : ", ", c->rejected[p], gs_plugin_name((enum gs_plugin)p));
             first = 0;
         }
-    fprintf(out, "%s; it was the pod's attempt %d.\n", first ? "" : ")", s->cycles);
+    fprintf(out, "%s.\n", first ? "" : ")");
     int exist = 0;
     for (int n = 0; n < w->nnodes; n++)
         exist += w->nodes[n].exists;
@@ -142,7 +142,10 @@ void gs_explain_scores_print(const struct gs_explain_scores *s, const struct gs_
         fprintf(out, "(A cycle stops once it has found enough feasible nodes (percentageOfNodesToScore), and a pod "
                      "nominated by its preemption tries that node first.)\n");
     if (c->n == 0) {
-        fprintf(out, "Scoring did not run: %s was the only feasible node it needed.\n", w->nodes[s->bound_node].name);
+        if (c->feasible <= 1)
+            fprintf(out, "Scoring did not run: %s was the only feasible node.\n", w->nodes[s->bound_node].name);
+        else
+            fprintf(out, "Scoring did not run.\n");
         return;
     }
     /* The runner-up: the other scored node with the highest total (the first on ties). */

@@ -83,6 +83,7 @@ static void step_to(struct gs_replay *r, const struct gs_replay_opts *o)
     struct gs_cluster *c = &r->c;
     struct scheduler *ss = sched_state(c);
     struct gs_sched *seen = ss ? ss->sched : NULL;
+    bool hooked = o->hook_from < 0;
     gs_time horizon = r->sc.has_horizon ? r->sc.horizon : GS_TIME_MAX;
     gs_time stop = o->at < horizon ? o->at : horizon;
     for (;;) {
@@ -95,13 +96,19 @@ static void step_to(struct gs_replay *r, const struct gs_replay_opts *o)
         }
         if (t > stop)
             return;
+        if (!hooked && t >= o->hook_from) {
+            hooked = true;
+            seen = ss ? ss->sched : NULL;
+            if (o->on_sched && seen)
+                o->on_sched(o->ctx, seen);
+        }
         gs_engine_step(c->eng, stop);
         r->reached = gs_engine_now(c->eng);
         /* A schedulerRestart made a new scheduler: tell the caller before its first cycle (a
          * restart's cycles are engine events after the restart's own). */
         if (ss && ss->sched != seen) {
             seen = ss->sched;
-            if (o->on_sched && seen)
+            if (hooked && o->on_sched && seen)
                 o->on_sched(o->ctx, seen);
         }
     }
@@ -135,7 +142,7 @@ int gs_replay_run(const struct gs_replay_opts *o, struct gs_replay *r, struct gs
     rc = gs_cluster_init(&r->c, &r->sc, &r->run_opts, r->trace, gs_run_driver);
     r->inited = true;
     if (rc == 0) {
-        if (o->on_sched && gs_replay_sched(r))
+        if (o->hook_from < 0 && o->on_sched && gs_replay_sched(r))
             o->on_sched(o->ctx, gs_replay_sched(r));
         gs_run_schedule_scenario(&r->c);
         rc = r->c.err;

@@ -39,11 +39,14 @@ struct gs_replay_opts {
     int64_t seed;                /* >= 0: replaces spec.seed; < 0: the scenario's */
     int64_t horizon;             /* > 0: replaces spec.horizon (µs); <= 0: the scenario's */
     gs_time at;                  /* stop after the events at this time (µs, >= 0) */
-    /* Called with the run's scheduler once the cluster is set up, and again whenever the
-     * scheduler controller replaces it (a schedulerRestart event), before any cycle runs on
+    /* Called with the run's scheduler once (see hook_from), and again whenever the scheduler
+     * controller replaces it (a schedulerRestart event) after that, before any cycle runs on
      * the new one: the place to install a gs_sched_observer. May be NULL. */
     void (*on_sched)(void *ctx, struct gs_sched *s);
     void *ctx;
+    /* When on_sched is first called: < 0 at set-up; else just before the first event at or
+     * after this time (µs), so an observer costs nothing before the cycles it is for. */
+    gs_time hook_from;
 };
 
 struct gs_replay {

@@ -138,7 +138,10 @@ run "$tmp/pre.db" scenarios/teaching/preemption.yaml
 expect "$tmp/pre.txt" '^  Preemption is under way: the pod is nominated to h100-1, where its victims low-0, low-1 are terminating'
 expect "$tmp/pre.txt" '^  - fits on h100-1 if low-0 \(4 GPUs, priority 100\) and low-1 \(4 GPUs, priority 100\) were gone$'
 "$bin" explain "$tmp/pre.db" high >"$tmp/pre2.txt" 2>&1
-expect "$tmp/pre2.txt" '^The scheduling cycle that chose h100-1 judged 1 node, 1 feasible; it was the pod.s attempt 2\.$'
+expect "$tmp/pre2.txt" '^Bound to h100-1 at 5m30s, after 1 failed attempt\.$'
+expect "$tmp/pre2.txt" '^The scheduling cycle that chose h100-1 judged 1 node, 1 feasible\.$'
+expect "$tmp/pre2.txt" 'run to 5m30s \(when the pod was bound\): agrees with the trace'
+expect "$tmp/pre2.txt" '^Scoring did not run: h100-1 was the only feasible node\.$'
 
 # Errors: an unknown pod (nearest names), --at before the pod exists; exit 2.
 "$bin" explain "$tmp/twelve.db" needs-for >"$tmp/e.out" 2>&1; rc=$?

@@ -82,7 +82,7 @@ Test(explain, replay_stops_at_T_with_the_world_of_the_run)
 {
     struct gs_replay r;
     struct gs_error err = {0};
-    struct gs_replay_opts o = {.scenario_path = TEACHING "fragmentation.yaml", .seed = -1, .at = GS_SEC(120)};
+    struct gs_replay_opts o = {.scenario_path = TEACHING "fragmentation.yaml", .seed = -1, .at = GS_SEC(120), .hook_from = -1};
     int rc = gs_replay_run(&o, &r, &err);
     cr_assert(eq(int, rc, 0), "%s", err.msg);
     const struct gs_world *w = &r.sc.world;
@@ -143,9 +143,22 @@ Test(explain, on_sched_is_called_again_after_a_scheduler_restart)
     struct gs_error err = {0};
     observed_sched = 0;
     struct gs_replay_opts o = {
-        .scenario_path = TEACHING "scheduler-restart.yaml", .seed = -1, .at = GS_SEC(600), .on_sched = count_sched};
+        .scenario_path = TEACHING "scheduler-restart.yaml", .seed = -1, .at = GS_SEC(600), .on_sched = count_sched,
+        .hook_from = -1};
     cr_assert(eq(int, gs_replay_run(&o, &r, &err), 0), "%s", err.msg);
     cr_expect(eq(int, observed_sched, 1 + r.sc.nevents), "one at set-up, one per schedulerRestart");
+    gs_replay_free(&r);
+    /* hook_from after the restart (1m): called once, with the scheduler made by the restart. */
+    observed_sched = 0;
+    o.hook_from = GS_SEC(90);
+    cr_assert(eq(int, gs_replay_run(&o, &r, &err), 0), "%s", err.msg);
+    cr_expect(eq(int, observed_sched, 1));
+    gs_replay_free(&r);
+    /* hook_from beyond T: never called. */
+    observed_sched = 0;
+    o.hook_from = GS_SEC(700);
+    cr_assert(eq(int, gs_replay_run(&o, &r, &err), 0), "%s", err.msg);
+    cr_expect(eq(int, observed_sched, 0));
     gs_replay_free(&r);
 }
 
