@@ -592,8 +592,8 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
             gs_explain_shell_quote(sets[i], q, sizeof q);
             fprintf(out, " --set %s", q);
         }
-        fprintf(out, ", run to %s%s: agrees with the trace (%d nodes, %d pods by then)%s\n", rbuf,
-                replay_at < at ? " (when the pod was bound)" : "", w->nnodes, npods,
+        fprintf(out, ", run to %s%s: agrees with the trace (%d node%s, %d pod%s by then)%s\n", rbuf,
+                replay_at < at ? " (when the pod was bound)" : "", w->nnodes, w->nnodes == 1 ? "" : "s", npods, npods == 1 ? "" : "s",
                 has_events(db) ? "" : "; the trace has no events (--trace-level summary): checked against its pod table only");
         fprintf(out, "\n");
         const struct gs_pod *p = &w->pods[pod];
