@@ -1,5 +1,6 @@
 /* gpusim explain TRACE POD [--at DURATION] [--scenario FILE]: why a pod was where it was at a
  * simulated time, and what would change it, computed by replaying the run (reports/explain.h). */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +27,17 @@ static const char usage[] =
     "  --allow-incomplete   exit 0 on an incomplete trace (explained up to where it is complete)\n"
     "\n"
     "exit status: 0 done, 2 usage error, unreadable trace or scenario, no such pod, or a replay\n"
-    "that disagrees with the trace (the scenario changed), 4 internal error, 5 incomplete trace.\n";
+    "that disagrees with the trace (the scenario changed), 4 internal error, 5 incomplete trace,\n"
+    "130/143 interrupted by SIGINT/SIGTERM (the replay's temporary files are removed).\n";
+
+static volatile int stop_flag;
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+    stop_flag = 1;
+}
 
 int gs_cmd_explain(int argc, char **argv)
 {
@@ -69,8 +80,20 @@ int gs_cmd_explain(int argc, char **argv)
         fputs(usage, stderr);
         return GS_EXIT_USAGE;
     }
+    /* Ctrl-C stops the replay between events, so its temporary trace is removed. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    o.stop = &stop_flag;
     char err[2048];
     int rc = gs_report_explain(&o, stdout, err, sizeof err);
+    if (rc == GS_EINTERRUPTED) {
+        fprintf(stderr, "gpusim: explain: %s\n", err);
+        return 128 + (stop_signal ? (int)stop_signal : SIGINT);
+    }
     if (rc) {
         fflush(stdout);
         fprintf(stderr, "gpusim: explain: %s\n", err);

@@ -540,7 +540,8 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
                                     .at = replay_at,
                                     .on_sched = bound ? gs_explain_scores_install : NULL,
                                     .ctx = scores,
-                                    .hook_from = replay_at};
+                                    .hook_from = replay_at,
+                                    .stop = o->stop};
         struct gs_error err = {0};
         rc = gs_replay_run(&ro, &r, &err);
         if (rc == GS_EIO && !r.loaded)
@@ -554,6 +555,8 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
                                  "(%s%s%d: %s); it changed since the run: give the file the trace was made from with "
                                  "--scenario FILE",
                                  path, err.file, err.line > 0 ? ":" : "", err.line, err.msg);
+        else if (rc == GS_EINTERRUPTED)
+            rc = gs_report_error(errbuf, errlen, rc, "interrupted while replaying the run");
         else if (rc)
             rc = gs_report_error(errbuf, errlen, rc, "cannot replay the run: %s", err.msg);
     }

@@ -42,6 +42,7 @@ struct gs_explain_opts {
     int64_t at_us;        /* T in µs; < 0: the end of the run (an incomplete trace: the time it
                            * is complete up to) */
     const char *scenario; /* the scenario file to replay; NULL: the trace's run.scenario_path */
+    volatile const int *stop; /* set nonzero (SIGINT) to stop the replay: GS_EINTERRUPTED */
 };
 
 /* Print the explanation to `out`. Returns 0; GS_EINVAL when the trace is not a trace, has no

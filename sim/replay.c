@@ -89,6 +89,10 @@ static void step_to(struct gs_replay *r, const struct gs_replay_opts *o)
     for (;;) {
         if (c->err)
             return;
+        if (o->stop && *o->stop) {
+            gs_cluster_fail(c, GS_EINTERRUPTED);
+            return;
+        }
         gs_time t = gs_engine_peek_time(c->eng);
         if ((!r->sc.has_horizon && c->foreground == 0) || t == GS_TIME_MAX || t > horizon) {
             r->ended_before = true; /* the run ended here: nothing after it happens */

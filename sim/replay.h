@@ -47,6 +47,9 @@ struct gs_replay_opts {
     /* When on_sched is first called: < 0 at set-up; else just before the first event at or
      * after this time (µs), so an observer costs nothing before the cycles it is for. */
     gs_time hook_from;
+    /* Set nonzero (e.g. by SIGINT) to stop the replay between events: gs_replay_run then
+     * returns GS_EINTERRUPTED. May be NULL. */
+    volatile const int *stop;
 };
 
 struct gs_replay {
@@ -65,7 +68,8 @@ struct gs_replay {
  *   - GS_EIO: the scenario file cannot be read (err says which), or the temporary trace cannot
  *     be made;
  *   - GS_EINVAL / GS_ENOTSUP: the scenario does not load now (err has file:line:col);
- *   - GS_ENOMEM, GS_ESQL: the replay itself failed (err says so).
+ *   - GS_ENOMEM, GS_ESQL: the replay itself failed (err says so);
+ *   - GS_EINTERRUPTED: *o->stop was set.
  * `r` must be freed with gs_replay_free in every case. */
 int gs_replay_run(const struct gs_replay_opts *o, struct gs_replay *r, struct gs_error *err);
 

@@ -123,6 +123,17 @@ Test(explain, replay_stops_at_T_with_the_world_of_the_run)
     cr_expect(eq(i64, r.reached, GS_SEC(600)));
     gs_replay_free(&r);
 
+    /* A stop flag already set: interrupted before the first event, the directory removed. */
+    static volatile int stop = 1;
+    o.stop = &stop;
+    o.at = GS_SEC(120);
+    cr_expect(eq(int, gs_replay_run(&o, &r, &err), GS_EINTERRUPTED));
+    snprintf(dir, sizeof dir, "%s", r.dir);
+    cr_expect(eq(int, r.reached, 0));
+    gs_replay_free(&r);
+    cr_expect(ne(int, access(dir, F_OK), 0), "the temporary directory %s is removed", dir);
+    o.stop = NULL;
+
     /* A missing scenario: GS_EIO, the replay still freed cleanly. */
     o.scenario_path = "/nonexistent/x.yaml";
     cr_expect(eq(int, gs_replay_run(&o, &r, &err), GS_EIO));
