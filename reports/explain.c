@@ -98,6 +98,7 @@ struct tpod {
     const char *state;   /* Pending | Running | the final phase */
     char *msg_at;        /* the last FailedScheduling text at or before T, NULL none */
     int64_t msg_first;   /* its row's first time */
+    int64_t msg_last;    /* the last occurrence known to be at or before T */
     int64_t attempts;    /* FailedScheduling occurrences at or before T */
     int named;           /* pods with this name in the trace */
 };
@@ -281,6 +282,7 @@ static int find_pod(sqlite3 *db, const char *trace, const char *name, int64_t at
             gs_free(p->msg_at);
             p->msg_at = col_dup(st, 1);
             p->msg_first = sqlite3_column_int64(st, 0);
+            p->msg_last = sqlite3_column_int64(st, 3) <= at ? sqlite3_column_int64(st, 3) : p->msg_first;
             /* An aggregated row counts the occurrences up to its last time; those after T are
              * not known one by one, so they count when the row's last time is by T. */
             p->attempts += sqlite3_column_int64(st, 3) <= at ? sqlite3_column_int64(st, 2) : 1;
@@ -532,15 +534,19 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
          * run costs more than the run). */
         bool bound = tp.scheduled >= 0 && tp.scheduled <= at;
         replay_at = bound ? tp.scheduled : at;
+        /* A pending pod: observe from its last FailedScheduling by T, to compare that cycle's
+         * verdicts with the filters at T. */
+        bool observe = bound || tp.msg_at != NULL;
+        int64_t hook = bound ? tp.scheduled : tp.msg_at ? tp.msg_last : replay_at;
         struct gs_replay_opts ro = {.scenario_path = path,
                                     .sets = (const char *const *)sets,
                                     .nsets = nsets,
                                     .seed = seed_s[0] ? strtoll(seed_s, NULL, 10) : -1,
                                     .horizon = hz[0] ? strtoll(hz, NULL, 10) : -1,
                                     .at = replay_at,
-                                    .on_sched = bound ? gs_explain_scores_install : NULL,
+                                    .on_sched = observe ? gs_explain_scores_install : NULL,
                                     .ctx = scores,
-                                    .hook_from = replay_at,
+                                    .hook_from = hook,
                                     .stop = o->stop};
         struct gs_error err = {0};
         rc = gs_replay_run(&ro, &r, &err);
@@ -616,6 +622,28 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
                 gs_explain_scores_print(scores, w, out);
         } else if (p->finished_us >= 0) {
             fprintf(out, "The pod ended before it was bound: nothing was placed.\n");
+        } else if (p->permit_waiting && p->node >= 0 && p->group >= 0) {
+            /* Reserved: the filters passed; Coscheduling's Permit holds it for its group. */
+            const struct gs_group *g = &w->groups[p->group];
+            int held = 0, waiting = 0;
+            for (int q = g->first_pod; q >= 0; q = w->pods[q].next_in_group)
+                if (w->pods[q].node >= 0 && w->pods[q].finished_us < 0) {
+                    held++;
+                    waiting += w->pods[q].permit_waiting;
+                }
+            fprintf(out,
+                    "The pod passed the filters and is reserved on %s (its requests count there), waiting at Permit: "
+                    "Coscheduling lets the pods of PodGroup %s bind only once %d of them are placed, and %d are (%d "
+                    "waiting at Permit).\n",
+                    w->nodes[p->node].name, g->name, g->min_member, held, waiting);
+            int shown = 0;
+            for (int q = g->first_pod; q >= 0; q = w->pods[q].next_in_group)
+                if (w->pods[q].node < 0 && w->pods[q].finished_us < 0 && !w->pods[q].deleted) {
+                    fprintf(out, "%s%s", shown ? ", " : "The group's pods not placed (explain them to see why): ",
+                            w->pods[q].name);
+                    shown++;
+                }
+            fprintf(out, shown ? ".\n" : "Every pod of the group created so far is placed: it waits for more to be created.\n");
         } else {
             struct gs_explain_ctx x = {.r = &r,
                                        .pod = pod,
@@ -624,6 +652,8 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
                                        .sets = (const char *const *)sets,
                                        .nsets = nsets,
                                        .seed = seed_s[0] ? strtoll(seed_s, NULL, 10) : -1,
+                                       .scores = scores,
+                                       .last_attempt = tp.msg_at ? tp.msg_last : -1,
                                        .out = out};
             rc = gs_explain_unbound(&x);
             if (rc)

@@ -20,6 +20,8 @@ struct gs_explain_ctx {
     const char *const *sets;     /* the trace's overrides, "PATH=VALUE" */
     int nsets;
     int64_t seed;                /* the trace's run.seed, -1 unknown */
+    const struct gs_explain_scores *scores; /* what the replay observed of the pod's cycles */
+    int64_t last_attempt;        /* the time of its last FailedScheduling by T, -1 none */
     FILE *out;
 };
 
@@ -29,6 +31,15 @@ int gs_explain_unbound(const struct gs_explain_ctx *x);
 
 /* The scores of the cycles observed during the replay (reports/explain_score.c). */
 struct gs_explain_scores;
+/* A node's verdict in an observed cycle. */
+struct gs_explain_verdict {
+    int node;
+    enum gs_status_code code;
+    enum gs_plugin plugin;
+};
+/* The verdicts of the last observed cycle of the pod that left it unscheduled (borrowed; *n
+ * of them, in the order the cycle judged the nodes); NULL with *n 0 when none was observed. */
+const struct gs_explain_verdict *gs_explain_scores_last_failed(const struct gs_explain_scores *s, int *n);
 /* Observer state for pod `pod` (world index); NULL when out of memory. */
 struct gs_explain_scores *gs_explain_scores_new(int pod);
 void gs_explain_scores_free(struct gs_explain_scores *s);

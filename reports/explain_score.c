@@ -22,6 +22,8 @@ struct score_row {
 struct cycle {
     struct score_row *rows;
     int n, cap;
+    struct gs_explain_verdict *verdicts; /* per node judged */
+    int nverdicts, vcap;
     int judged, feasible;
     int rejected[GS_PL_COUNT]; /* nodes per first failing plugin */
 };
@@ -29,6 +31,8 @@ struct cycle {
 struct gs_explain_scores {
     int pod;
     struct cycle cur, bound;   /* the cycle going on, the last one that chose a node */
+    struct cycle failed;       /* the last one that left the pod unscheduled */
+    bool has_failed;
     int bound_node;            /* the node that cycle chose, -1 none */
     int cycles;                /* cycles observed for the pod */
     int oom;
@@ -48,18 +52,24 @@ void gs_explain_scores_free(struct gs_explain_scores *s)
 {
     if (!s)
         return;
-    gs_free(s->cur.rows);
-    gs_free(s->bound.rows);
+    struct cycle *c[3] = {&s->cur, &s->bound, &s->failed};
+    for (int i = 0; i < 3; i++) {
+        gs_free(c[i]->rows);
+        gs_free(c[i]->verdicts);
+    }
     gs_free(s);
 }
 
 static void on_filtered(void *ctx, int pod, int node, const struct gs_node_status *st)
 {
-    (void)node;
     struct gs_explain_scores *s = ctx;
     if (pod != s->pod)
         return;
     s->cur.judged++;
+    if (GS_GROW(s->cur.verdicts, s->cur.vcap, s->cur.nverdicts + 1))
+        s->oom = 1;
+    else
+        s->cur.verdicts[s->cur.nverdicts++] = (struct gs_explain_verdict){.node = node, .code = st->code, .plugin = st->plugin};
     if (st->code == GS_ST_SUCCESS)
         s->cur.feasible++;
     else if ((int)st->plugin >= 0 && st->plugin < GS_PL_COUNT)
@@ -84,16 +94,28 @@ static void on_done(void *ctx, int pod, const struct gs_cycle_result *r)
     if (pod != s->pod)
         return;
     s->cycles++;
+    /* Keep this cycle: swap the buffers so nothing is copied. */
     if (r->node >= 0) {
-        /* Keep this cycle: swap the buffers so nothing is copied. */
         struct cycle t = s->bound;
         s->bound = s->cur;
         s->cur = t;
         s->bound_node = r->node;
+    } else if (!r->oom) {
+        struct cycle t = s->failed;
+        s->failed = s->cur;
+        s->cur = t;
+        s->has_failed = true;
     }
     s->cur.n = 0;
+    s->cur.nverdicts = 0;
     s->cur.judged = s->cur.feasible = 0;
     memset(s->cur.rejected, 0, sizeof s->cur.rejected);
+}
+
+const struct gs_explain_verdict *gs_explain_scores_last_failed(const struct gs_explain_scores *s, int *n)
+{
+    *n = s && s->has_failed ? s->failed.nverdicts : 0;
+    return *n ? s->failed.verdicts : NULL;
 }
 
 void gs_explain_scores_install(void *ctx, struct gs_sched *sched)

@@ -231,6 +231,51 @@ static void print_groups(struct ctx *k)
     }
 }
 
+/* The verdicts of the pod's last failed cycle by T (observed during the replay) beside the
+ * filters at T: the same, or the nodes whose verdict changed since. */
+static void compare_last_attempt(struct ctx *k)
+{
+    FILE *out = k->x->out;
+    int n = 0;
+    const struct gs_explain_verdict *lv = gs_explain_scores_last_failed(k->x->scores, &n);
+    if (k->x->last_attempt < 0)
+        return;
+    char t[64];
+    dur(k->x->last_attempt, t, sizeof t);
+    if (!lv) {
+        fprintf(out, "(Its last attempt, at %s, was not observed: it was answered without judging nodes.)\n", t);
+        return;
+    }
+    int changed = 0, shown = 0;
+    for (int i = 0; i < k->nv; i++) {
+        const struct verdict *v = &k->v[i];
+        const struct gs_explain_verdict *o = NULL;
+        for (int j = 0; j < n && !o; j++)
+            if (lv[j].node == v->node)
+                o = &lv[j];
+        bool same = o && (o->code == GS_ST_SUCCESS) == (v->code == GS_ST_SUCCESS) &&
+                    (v->code == GS_ST_SUCCESS || o->plugin == v->plugin);
+        if (same)
+            continue;
+        if (changed == 0)
+            fprintf(out, "Its last attempt, at %s, judged these nodes otherwise:", t);
+        changed++;
+        if (shown < SHOW_NODES) {
+            fprintf(out, " %s (%s)", k->w->nodes[v->node].name,
+                    !o ? "not judged" : o->code == GS_ST_SUCCESS ? "feasible" : gs_plugin_name(o->plugin));
+            shown++;
+        }
+    }
+    if (changed > SHOW_NODES)
+        fprintf(out, " and %d more", changed - SHOW_NODES);
+    if (changed)
+        fprintf(out, ": the verdicts changed since (the cluster, or time-based state such as a PodGroup's backoff).\n");
+    else
+        fprintf(out, "Its last attempt, at %s, rejected it on the same nodes with the same plugins (the scheduler's "
+                     "own verdicts, observed in the replay).\n",
+                t);
+}
+
 /* ------------------------------------------------------------------ resources */
 
 struct rnode {
@@ -997,6 +1042,18 @@ static void diagnose_group(struct ctx *k, int *lines)
     fprintf(out, "  PodGroup %s: %d of its pods hold a node (%" PRId64 " GPUs), minMember %d.\n", w->groups[g].name, held,
             gpus, w->groups[g].min_member);
     (*lines)++;
+    /* A group whose minMember pods ask for more GPUs than the cluster has can never start. */
+    int64_t req = k->gpu_res >= 0 ? w->pods[k->pod].tmpl->requests.v[k->gpu_res] : 0, alloc = 0;
+    for (int n = 0; n < w->nnodes; n++)
+        if (w->nodes[n].exists && k->gpu_res >= 0)
+            alloc += w->nodes[n].allocatable.v[k->gpu_res];
+    if (req > 0 && req * w->groups[g].min_member > alloc) {
+        fprintf(out, "  The group can never be placed whole: its minMember %d pods of %" PRId64 " GPU%s need %" PRId64
+                     " GPUs, and the cluster has %" PRId64 " allocatable.\n",
+                w->groups[g].min_member, req, req == 1 ? "" : "s", req * w->groups[g].min_member, alloc);
+        (*lines)++;
+        return;
+    }
     if (held >= w->groups[g].min_member || held == 0)
         return;
     int others = 0;
@@ -1015,7 +1072,7 @@ static void diagnose_group(struct ctx *k, int *lines)
     }
     if (others > 0)
         fprintf(out,
-                "  Why: gang deadlock: %d PodGroups hold %" PRId64 " GPUs between them while each waits for the rest of its "
+                "  A gang deadlock: %d PodGroups hold %" PRId64 " GPUs between them while each waits for the rest of its "
                 "pods, so none of them can start. The default scheduler places pods one by one; gang admission "
                 "(scheduler.admission: gang) places a group all at once or not at all.\n",
                 others + 1, gpus + other_gpus);
@@ -1048,6 +1105,7 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
         return 0;
     }
     print_groups(&k);
+    compare_last_attempt(&k);
     int lines = 0, rc = diagnose_resources(&k, 0, &lines);
     diagnose_shares(&k, 0, &lines);
     fprintf(out, "\nWhy:\n");

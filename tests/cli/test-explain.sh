@@ -143,6 +143,17 @@ expect "$tmp/pre2.txt" '^The scheduling cycle that chose h100-1 judged 1 node, 1
 expect "$tmp/pre2.txt" 'run to 5m30s \(when the pod was bound\): agrees with the trace'
 expect "$tmp/pre2.txt" '^Scoring did not run: h100-1 was the only feasible node\.$'
 
+# Coscheduling: a pod reserved at Permit, and the group member that can never fit (10 one-GPU
+# pods, minMember 10, on 9 GPUs); the last attempt's verdicts observed in the replay.
+run "$tmp/restart.db" scenarios/teaching/scheduler-restart.yaml
+"$bin" explain "$tmp/restart.db" trainer-0 --at 3m >"$tmp/r0.txt" 2>&1
+expect "$tmp/r0.txt" '^The pod passed the filters and is reserved on a10-2 \(its requests count there\), waiting at Permit: Coscheduling lets the pods of PodGroup trainer bind only once 10 of them are placed, and 9 are \(9 waiting at Permit\)\.$'
+expect "$tmp/r0.txt" '^The group.s pods not placed \(explain them to see why\): trainer-8\.$'
+"$bin" explain "$tmp/restart.db" trainer-8 --at 3m >"$tmp/r8.txt" 2>&1
+expect "$tmp/r8.txt" '^Its last attempt, at 1m15s, rejected it on the same nodes with the same plugins'
+expect "$tmp/r8.txt" '^  The group can never be placed whole: its minMember 10 pods of 1 GPU need 10 GPUs, and the cluster has 9 allocatable\.$'
+expect "$tmp/twelve.txt" '^Its last attempt, at 1m0s, rejected it on the same nodes with the same plugins'
+
 # Errors: an unknown pod (nearest names), --at before the pod exists; exit 2.
 "$bin" explain "$tmp/twelve.db" needs-for >"$tmp/e.out" 2>&1; rc=$?
 [ $rc -eq 2 ] || { echo "FAIL: unknown pod exit $rc"; fail=1; }

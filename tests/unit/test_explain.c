@@ -187,6 +187,9 @@ Test(explain, fragmentation_names_the_cause_and_a_removal_that_fits)
     cr_expect(eq(str, line_with(out, "  10 GPUs free on these nodes (10 in the cluster), but the largest free block on one node is 3 (gpu-0) and the pod asks for 4 on one node: fragmentation.\n"), "  10 GPUs free on these nodes (10 in the cluster), but the largest free block on one node is 3 (gpu-0) and the pod asks for 4 on one node: fragmentation."));
     cr_expect(eq(str, line_with(out, "  - fits on gpu-0 if busy-0 (1 GPU, priority 0) were gone\n"), "  - fits on gpu-0 if busy-0 (1 GPU, priority 0) were gone"));
     cr_expect(ne(str, line_with(out, "--set 'events[0]={at: 2m0s, deletePod: {pod: busy-0}}'"), ""), "%s", out);
+    cr_expect(eq(str, line_with(out, "Its last attempt"),
+                 "Its last attempt, at 1m0s, rejected it on the same nodes with the same plugins (the scheduler's own "
+                 "verdicts, observed in the replay)."));
     free(out);
 
     /* Errors. */
