@@ -15,6 +15,7 @@
 
 #include "base/alloc.h"
 #include "base/array.h"
+#include "reports/html.h"
 #include "reports/study.h"
 #include "sim/scenario.h"
 #include "cli/cli.h"
@@ -42,6 +43,8 @@ static const char usage[] =
     "  --jobs N             scenario runs in parallel processes (default: the number of CPUs)\n"
     "  --keep DIR           keep the traces of scenario runs in DIR (default: removed)\n"
     "  --allow-incomplete   include traces whose run did not complete (default: refused)\n"
+    "  --html FILE          also write the runs' time plots and time-to-schedule CDF overlaid,\n"
+    "                       one colour a run, as one self-contained HTML page (docs/cli.md)\n"
     "\n"
     "Scenarios are run with `gpusim sweep SCENARIO [--seeds ...] [--vary ...] -o DIR/<i>-<name>`\n"
     "(docs/sweep.md).\n"
@@ -702,10 +705,65 @@ static void cmp_free(struct cmp *c)
     gs_free(c->metrics);
 }
 
+/* The HTML form (reports/html.h): every run, in group order, labelled by its group (and its
+ * seed when the group has several runs). Written before scenario runs' traces are removed. */
+static int write_html(const struct cmp *c, const char *path)
+{
+    const char **files = gs_calloc((size_t)c->nruns + 1, sizeof *files);
+    const char **labels = gs_calloc((size_t)c->nruns + 1, sizeof *labels);
+    char **owned = gs_calloc((size_t)c->nruns + 1, sizeof *owned);
+    int n = 0, rc = 0;
+    if (!files || !labels || !owned) {
+        rc = GS_EXIT_INTERNAL;
+        goto out;
+    }
+    for (int g = 0; g < c->ngroups; g++)
+        for (int i = 0; i < c->groups[g].nruns; i++) {
+            const struct run *r = &c->runs[c->groups[g].runs[i]];
+            files[n] = r->file;
+            labels[n] = c->groups[g].label;
+            if (c->groups[g].nruns > 1) {
+                json_t *seed = json_object_get(json_object_get(r->doc, "run"), "seed");
+                size_t len = strlen(c->groups[g].label) + 32;
+                if (!(owned[n] = gs_malloc(len))) {
+                    rc = GS_EXIT_INTERNAL;
+                    goto out;
+                }
+                snprintf(owned[n], len, "%s seed %lld", c->groups[g].label, (long long)json_integer_value(seed));
+                labels[n] = owned[n];
+            }
+            n++;
+        }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "gpusim: compare: cannot write '%s': %s\n", path, strerror(errno));
+        rc = GS_EXIT_USAGE;
+        goto out;
+    }
+    char err[512];
+    int hrc = gs_compare_html(files, labels, n, f, err, sizeof err);
+    if (fclose(f) != 0 && !hrc) {
+        snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
+        hrc = -1;
+    }
+    if (hrc) {
+        fprintf(stderr, "gpusim: compare: --html: %s\n", err);
+        remove(path);
+        rc = GS_EXIT_USAGE;
+    }
+out:
+    for (int i = 0; owned && i < c->nruns; i++)
+        gs_free(owned[i]);
+    gs_free(owned);
+    gs_free(files);
+    gs_free(labels);
+    return rc;
+}
+
 int gs_cmd_compare(int argc, char **argv)
 {
     struct cmp c = {0};
-    const char *format = "text", *baseline = NULL, *keep = NULL;
+    const char *format = "text", *baseline = NULL, *keep = NULL, *html = NULL;
     int allow = 0, rc = 0, has_vary = 0;
     const char *seeds = NULL;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
@@ -758,6 +816,8 @@ int gs_cmd_compare(int argc, char **argv)
                 has_vary |= strcmp(a, "--vary") == 0;
             } else if (strcmp(a, "--keep") == 0) {
                 keep = v;
+            } else if (strcmp(a, "--html") == 0) {
+                html = v;
             } else if (strcmp(a, "--seeds") == 0) {
                 seeds = v; /* checked by gpusim sweep */
             } else if (strcmp(a, "--jobs") == 0) {
@@ -880,6 +940,8 @@ int gs_cmd_compare(int argc, char **argv)
     else
         print_text(&c);
     fflush(stdout);
+    if (!rc && html)
+        rc = write_html(&c, html);
 done:
     if (tmp) {
         gs_cli_rmtree(tmp);

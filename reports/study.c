@@ -836,3 +836,61 @@ int gs_study_print_text(const json_t *doc, FILE *out)
     }
     return ferror(out) ? GS_EIO : 0;
 }
+
+/* ------------------------------------------------------------------ gs_study_times_to_schedule */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int gs_study_times_to_schedule(const char *trace_path, double **out, int *n, char *err, size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    struct study s = {.path = trace_path, .err = err, .errlen = errlen > INT32_MAX ? INT32_MAX : (int)errlen};
+    if (!trace_path)
+        return gs_report_error(s.err, s.errlen, GS_EINVAL, "gs_study_times_to_schedule: no trace");
+    int rc = gs_report_open(trace_path, &s.db, s.err, s.errlen);
+    if (rc)
+        return rc;
+    bool bad = false;
+    json_t *run = json_object(); /* find_end's by-products, not kept */
+    rc = run ? find_end(&s, run, &bad) : nomem(&s);
+    json_decref(run);
+    sqlite3_stmt *st = NULL;
+    if (!rc)
+        rc = prep(&s, "SELECT created_us, scheduled_us FROM pod ORDER BY id", &st);
+    struct gs_study_acc acc = {0};
+    int src = SQLITE_DONE;
+    while (!rc && (src = sqlite3_step(st)) == SQLITE_ROW) {
+        /* only the fields time to schedule reads; the rest as "not reached" (pod_stats above) */
+        struct gs_study_pod q = {
+            .created_us = sqlite3_column_int64(st, 0),
+            .scheduled_us = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1),
+            .started_us = -1,
+            .finished_us = -1,
+            .ended = true,
+        };
+        if (q.scheduled_us > s.end)
+            q.scheduled_us = -1;
+        if (gs_study_acc_add(&acc, &q, s.end))
+            rc = nomem(&s);
+    }
+    if (!rc && src != SQLITE_DONE)
+        rc = sql_err(&s);
+    sqlite3_finalize(st);
+    sqlite3_close(s.db);
+    if (rc) {
+        gs_study_acc_free(&acc);
+        return rc;
+    }
+    if (acc.nsched > 0)
+        qsort(acc.to_schedule, (size_t)acc.nsched, sizeof *acc.to_schedule, cmp_double);
+    *out = acc.to_schedule;
+    *n = acc.nsched;
+    acc.to_schedule = NULL;
+    gs_study_acc_free(&acc);
+    return 0;
+}

@@ -74,4 +74,11 @@ int gs_study_print_csv(const json_t *doc, FILE *out);
  * reports/report.h, gs_report_summary). Returns 0 or GS_EIO. */
 int gs_study_print_text(const json_t *doc, FILE *out);
 
+/* The per-pod times to schedule of the trace at `trace_path`, in seconds, sorted ascending: the
+ * values timeToSchedule's quantiles are taken from (the same pods, the same end and the same
+ * rule: scheduled_us - created_us of each pod bound by the end), for a plot of their
+ * distribution (the HTML report's CDF). *out is base/alloc.h memory the caller frees with
+ * gs_free (NULL when *n is 0). Returns 0, or as gs_study_open with `err` saying why. */
+int gs_study_times_to_schedule(const char *trace_path, double **out, int *n, char *err, size_t errlen);
+
 #endif
