@@ -122,6 +122,32 @@ case $node in t4-*) [ "${when:-999999999999}" -lt 300000000 ] && echo "ok: dra: 
   || { echo "FAIL: dra: bound at $when"; fail=1; } ;;
   *) echo "FAIL: dra: without the selector big-model is on '$node'"; fail=1 ;; esac
 
+# Cordoned nodes: uncordoning them is checked and verified.
+cat >"$tmp/cordoned.yaml" <<'YAML'
+apiVersion: gpusim/v1alpha1
+kind: Scenario
+metadata: {name: cordoned}
+spec:
+  horizon: 10m
+  cluster:
+    nodePools:
+    - {name: gpu, count: 2, gpu: {product: NVIDIA-L4, count: 4}, capacity: {cpu: "48", memory: 192Gi}}
+  events:
+  - {at: 0s, cordon: {node: gpu-0}}
+  - {at: 0s, cordon: {node: gpu-1}}
+  workloads:
+  - name: waits
+    arrival: {at: 1m}
+    template: {spec: {containers: [{name: main, resources: {limits: {nvidia.com/gpu: 2}}}]}}
+YAML
+run "$tmp/cordoned.db" "$tmp/cordoned.yaml"
+"$bin" explain "$tmp/cordoned.db" waits --at 2m >"$tmp/cordoned.txt" 2>&1 || { echo "FAIL: explain cordoned"; cat "$tmp/cordoned.txt"; fail=1; }
+expect "$tmp/cordoned.txt" '^  NodeUnschedulable +2  node\(s\) were unschedulable: gpu-0 gpu-1$'
+expect "$tmp/cordoned.txt" '^  2 nodes are cordoned \(spec.unschedulable\)\.$'
+expect "$tmp/cordoned.txt" '^  - uncordoning the 2 cordoned nodes makes 2 more nodes feasible \(gpu-0, gpu-1\)$'
+expect "$tmp/cordoned.txt" "--set 'events\[2\]=\{at: 2m0s, uncordon: \{node: gpu-0\}\}' --set 'events\[3\]=\{at: 2m0s, uncordon: \{node: gpu-1\}\}'"
+verify uncordon "$tmp/cordoned.txt" waits 1 "$tmp/cordoned.db"
+
 # A bound pod: the scores of the cycle that chose its node, beside the runner-up.
 run "$tmp/spread.db" scenarios/teaching/spread.yaml
 "$bin" explain "$tmp/spread.db" small-3 >"$tmp/spread.txt" 2>&1 || { echo "FAIL: explain spread"; cat "$tmp/spread.txt"; fail=1; }
