@@ -27,6 +27,7 @@
 #include "models/dra/dra_state.h"
 #include "models/quantity.h"
 #include "reports/explain_internal.h"
+#include "sim/scenario/yaml.h"
 
 #define SHOW_NODES 8    /* node names listed per group before "and N more" */
 #define SHOW_ROWS 12    /* rows of a free-resources table */
@@ -762,6 +763,44 @@ static int try_uncordon(struct ctx *k, int *lines)
     return rc;
 }
 
+/* The `--set` path of the selectors of request `r` of the spec.objects entry of kind `kind`
+ * named `name` (a ResourceClaimTemplate: spec.spec.devices, a ResourceClaim: spec.devices), found
+ * in the scenario file itself (the loader keeps no object positions); NULL when it cannot be
+ * named: not found, or the trace's overrides touch spec.objects (indexes may differ). */
+static const char *dra_selectors_path(const struct ctx *k, const char *kind, const char *name, int r, char *buf,
+                                      size_t n)
+{
+    for (int i = 0; i < k->x->nsets; i++)
+        if (strncmp(k->x->sets[i], "objects", 7) == 0 || strncmp(k->x->sets[i], "spec.objects", 12) == 0)
+            return NULL;
+    struct gs_arena a = {0};
+    struct gs_ynode *root = NULL;
+    struct gs_error err = {0};
+    const char *out = NULL;
+    if (gs_yaml_load_file(k->x->scenario_path, "a scenario file", GS_SCN_SCENARIO_LIMIT, &a, &root, &err) == 0) {
+        const struct gs_ynode *objs = gs_y_get(gs_y_get(root, "spec"), "objects");
+        for (int i = 0; objs && objs->type == GS_Y_SEQ && i < objs->n && !out; i++) {
+            const struct gs_ynode *o = objs->items[i], *kn = gs_y_get(o, "kind");
+            const struct gs_ynode *nm = gs_y_get(gs_y_get(o, "metadata"), "name");
+            if (!kn || !nm || !kn->text || !nm->text || strcmp(kn->text, kind) != 0 || strcmp(nm->text, name) != 0)
+                continue;
+            bool tmpl = strcmp(kind, "ResourceClaimTemplate") == 0;
+            const struct gs_ynode *spec = gs_y_get(o, "spec");
+            if (tmpl)
+                spec = gs_y_get(spec, "spec");
+            const struct gs_ynode *reqs = gs_y_get(gs_y_get(spec, "devices"), "requests");
+            if (!reqs || reqs->type != GS_Y_SEQ || r >= reqs->n)
+                break;
+            bool exactly = gs_y_get(reqs->items[r], "exactly") != NULL;
+            snprintf(buf, n, "objects[%d].spec.%sdevices.requests[%d].%sselectors=null", i, tmpl ? "spec." : "", r,
+                     exactly ? "exactly." : "");
+            out = buf;
+        }
+    }
+    gs_arena_free(&a);
+    return out;
+}
+
 /* A DRA request's selectors dropped, one request at a time. */
 static int try_dra(struct ctx *k, int *lines)
 {
@@ -822,6 +861,14 @@ static int try_dra(struct ctx *k, int *lines)
             print_change(k, nv, node_failed_plugin, &wp);
             fprintf(out, "\n");
             (*lines)++;
+            char set[512];
+            const char *sp = more > 0 ? dra_selectors_path(k, tmpl ? "ResourceClaimTemplate" : "ResourceClaim",
+                                                           tmpl ? tmpl : ce->c.name, r, set, sizeof set)
+                                      : NULL;
+            if (sp) {
+                const char *e[1] = {sp};
+                try_line(k, e, 1, false);
+            }
         }
     }
     gs_free(nv);
