@@ -28,6 +28,8 @@ int gs_cmd_compare(int argc, char **argv);
 int gs_cmd_plan(int argc, char **argv);
 int gs_cmd_explain(int argc, char **argv);
 int gs_cmd_get(int argc, char **argv);
+int gs_cmd_timeline(int argc, char **argv);
+int gs_cmd_export(int argc, char **argv);
 
 /* Print a scenario error as `gpusim: file:line:col: error: msg` on stderr and return the exit
  * code for it (3 for an invalid scenario, 2 for an unreadable file). */
@@ -43,6 +45,11 @@ struct gs_scenario;
 /* Print the warnings of a loaded scenario (sc->dp.warnings: keys the device plugin ignores) as
  * `gpusim: file:line:col: warning: msg` on stderr, in file order (cli/warnings.c). */
 void gs_cli_scenario_warnings(const struct gs_scenario *sc);
+
+/* Print the warnings of the run in `trace` (an end at 0s, everything Rejected, pods that can never
+ * be scheduled: reports/report.h gs_report_run_warnings) as `gpusim: warning: ...` on stderr
+ * (cli/warnings.c). */
+void gs_cli_run_warnings(const char *trace);
 
 /* Parse a --seeds argument, `A-B` or `A,B,...` or both (`1-5,9`), into seeds[0..*n): distinct
  * integers 0..INT64_MAX, at most `max`. Returns 0, or -1 for anything else (empty, a sign, a

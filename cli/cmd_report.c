@@ -116,6 +116,7 @@ int gs_cmd_report(int argc, char **argv)
             fprintf(stderr, "gpusim: %s\n", err);
             return GS_EXIT_USAGE;
         }
+        gs_cli_run_warnings(trace);
     } else {
         json_t *doc;
         if (gs_study_open(trace, &doc, err, sizeof err) != 0) {

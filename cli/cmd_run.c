@@ -9,6 +9,7 @@
 
 #include "base/alloc.h"
 #include "models/quantity.h"
+#include "reports/progress.h"
 #include "reports/report.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
@@ -29,7 +30,8 @@ static const char usage[] =
     "  --set PATH=VALUE        override a scenario value, e.g. --set scheduler.tieBreak=first\n"
     "                          (PATH is relative to spec unless it starts with metadata. or spec.)\n"
     "  --trace-level LEVEL     summary (no event tables) | events (default) | full (= events for now)\n"
-    "  --quiet-progress        no progress line on stderr\n"
+    "  --quiet-progress        no progress line on stderr (shown only when stderr is a terminal:\n"
+    "                          simulated time, % of the horizon, events/s and an ETA)\n"
     "  --sample-every-pod      also write a sample row (GPUs, pods, fragmentation) after every\n"
     "                          bind and every pod that leaves its node, not only every sampleInterval\n"
     "\n"
@@ -54,6 +56,7 @@ static void on_signal(int sig)
 struct progress {
     struct timespec start;
     int shown;
+    int width; /* length of the line shown last, so a shorter one blanks it out */
 };
 
 static double elapsed(const struct timespec *s)
@@ -63,18 +66,21 @@ static double elapsed(const struct timespec *s)
     return (double)(now.tv_sec - s->tv_sec) + (double)(now.tv_nsec - s->tv_nsec) / 1e9;
 }
 
+/* The progress line, on stderr when it is a terminal (reports/progress.h): simulated time, % of
+ * the horizon, events, events/s and an ETA from the wall clock, rewritten in place after the
+ * first second. The wall clock reaches nothing but this line. */
 static void show_progress(gs_time now, gs_time horizon, uint64_t events, void *ctx)
 {
     struct progress *p = ctx;
-    if (elapsed(&p->start) < 1.0)
+    double wall = elapsed(&p->start);
+    if (wall < 1.0)
         return;
-    char t[32], h[32];
-    gs_duration_format(now, t, sizeof t);
-    if (horizon != GS_TIME_MAX)
-        gs_duration_format(horizon, h, sizeof h);
-    else
-        snprintf(h, sizeof h, "end");
-    fprintf(stderr, "\rgpusim: simulated %s / %s, %llu events   ", t, h, (unsigned long long)events);
+    char line[256];
+    int k = gs_progress_format(line, sizeof line, now, horizon, events, wall);
+    if (k >= (int)sizeof line)
+        k = (int)sizeof line - 1;
+    fprintf(stderr, "\r%s%*s", line, p->width > k ? p->width - k : 0, "");
+    p->width = k;
     p->shown = 1;
 }
 
@@ -272,7 +278,7 @@ int gs_cmd_run(int argc, char **argv)
         out = default_out;
     }
 
-    struct progress prog = {.shown = 0};
+    struct progress prog = {.shown = 0, .width = 0};
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     struct gs_run_opts opts = {
         .trace_path = out,
@@ -315,6 +321,7 @@ int gs_cmd_run(int argc, char **argv)
     }
     printf("trace: %s\n", where);
     fflush(stdout);
+    gs_cli_run_warnings(where); /* the summary's warnings, on stderr too */
     if (strcmp(res.status, "interrupted") == 0) {
         fprintf(stderr, "gpusim: interrupted by %s; the trace %s says status=interrupted (%s left as it was)\n",
                 stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", where, out);

@@ -14,6 +14,8 @@ static const char usage[] =
     "  describe TRACE NODE|pod/NAME  print a node or a pod as kubectl describe would, from a trace\n"
     "  explain TRACE POD  why a pod was where it was at a time, and what would change it\n"
     "  get pods|nodes TRACE  list pods or nodes at a time as kubectl get would, from a trace\n"
+    "  timeline TRACE     one line per event with the GPUs each node holds after it\n"
+    "  export TRACE       write a trace as Perfetto JSON (--perfetto) or OpenMetrics (--openmetrics)\n"
     "  sweep SCENARIO     run a scenario over the cross product of --vary values and seeds\n"
     "  merge DIR|TRACE... put the traces of a sweep into one database with a run column\n"
     "  compare RUNS...    the study metrics of several runs side by side, with confidence intervals\n"
@@ -62,6 +64,10 @@ int main(int argc, char **argv)
         return gs_cmd_explain(argc - 1, argv + 1);
     if (strcmp(cmd, "get") == 0)
         return gs_cmd_get(argc - 1, argv + 1);
+    if (strcmp(cmd, "timeline") == 0)
+        return gs_cmd_timeline(argc - 1, argv + 1);
+    if (strcmp(cmd, "export") == 0)
+        return gs_cmd_export(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return gs_cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "merge") == 0)

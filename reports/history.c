@@ -1,11 +1,13 @@
 /* gpusim: a trace's events in order and the GPU holdings after each (reports/history.h says
  * what is read and how). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
 #include "base/array.h"
 #include "base/error.h"
+#include "base/intern.h"
 #include "reports/history.h"
 #include "reports/open.h"
 
@@ -20,6 +22,18 @@ static const char *col_str(struct gs_arena *a, sqlite3_stmt *st, int i, int *rc)
     if (!s)
         return NULL;
     char *c = gs_arena_strdup(a, (const char *)s);
+    if (!c)
+        *rc = GS_ENOMEM;
+    return c;
+}
+
+/* Event strings repeat (reasons, FailedScheduling texts, operand states): one copy each. */
+static const char *col_istr(struct gs_intern *t, sqlite3_stmt *st, int i, int *rc)
+{
+    const unsigned char *s = sqlite3_column_text(st, i);
+    if (!s)
+        return NULL;
+    const char *c = gs_intern(t, (const char *)s);
     if (!c)
         *rc = GS_ENOMEM;
     return c;
@@ -103,7 +117,7 @@ static int load_nodes(sqlite3 *db, struct gs_history *h, char *errbuf, int errle
     return rc == GS_ENOMEM ? gs_report_error(errbuf, errlen, rc, "out of memory") : rc;
 }
 
-static int load_pods(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
+static int load_pods(sqlite3 *db, struct gs_history *h, struct gs_intern *strings, char *errbuf, int errlen)
 {
     int rc = count_ids(db, "SELECT max(id) FROM pod", &h->npods, errbuf, errlen);
     if (rc)
@@ -123,8 +137,8 @@ static int load_pods(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen
     while (!rc && sqlite3_step(st) == SQLITE_ROW) {
         struct gs_hist_pod *p = &h->pods[sqlite3_column_int(st, 0)];
         p->name = col_str(&h->arena, st, 1, &rc);
-        p->workload = col_str(&h->arena, st, 2, &rc);
-        p->group = col_str(&h->arena, st, 3, &rc);
+        p->workload = col_istr(strings, st, 2, &rc);
+        p->group = col_istr(strings, st, 3, &rc);
         p->priority = sqlite3_column_int(st, 4);
         p->cpu_m = sqlite3_column_int64(st, 5);
         p->memory_b = sqlite3_column_int64(st, 6);
@@ -135,8 +149,8 @@ static int load_pods(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen
         p->finished_us = col_i64(st, 11);
         int64_t node = col_i64(st, 12);
         p->node = node >= 0 && node < h->nnodes ? (int)node : -1;
-        p->phase = col_str(&h->arena, st, 13, &rc);
-        p->message = col_str(&h->arena, st, 14, &rc);
+        p->phase = col_istr(strings, st, 13, &rc);
+        p->message = col_istr(strings, st, 14, &rc);
         if (!p->name)
             p->name = "";
         if (!p->workload)
@@ -217,12 +231,14 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
 {
     memset(h, 0, sizeof *h);
     h->end_us = -1;
+    struct gs_intern strings;
+    gs_intern_init(&strings, &h->arena);
     if (!table_exists(db, "pod_event") || !table_exists(db, "node_event") || trace_level_summary(db))
         return gs_report_error(errbuf, errlen, GS_EINVAL,
                                "the trace has no event tables (written with --trace-level summary): run the "
                                "scenario again with --trace-level events");
     int rc = load_nodes(db, h, errbuf, errlen);
-    rc = rc ? rc : load_pods(db, h, errbuf, errlen);
+    rc = rc ? rc : load_pods(db, h, &strings, errbuf, errlen);
     int64_t n = 0;
     sqlite3_stmt *st = NULL;
     if (!rc) {
@@ -252,9 +268,9 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
         e->last_us = e->t_us;
         int64_t node = col_i64(st, 1);
         e->node = node >= 0 && node < h->nnodes ? (int)node : -1;
-        e->reason = col_str(&h->arena, st, 2, &rc);
-        e->subject = col_str(&h->arena, st, 3, &rc);
-        e->message = col_str(&h->arena, st, 4, &rc);
+        e->reason = col_istr(&strings, st, 2, &rc);
+        e->subject = col_istr(&strings, st, 3, &rc);
+        e->message = col_istr(&strings, st, 4, &rc);
         if (!e->reason)
             e->reason = "";
         if (e->node >= 0) {
@@ -289,11 +305,13 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
         e->last_us = e->t_us;
         const char *kind = (const char *)sqlite3_column_text(st, 1), *ns = (const char *)sqlite3_column_text(st, 2),
                    *name = (const char *)sqlite3_column_text(st, 3);
-        e->subject = gs_arena_printf(&h->arena, "%s/%s/%s", kind ? kind : "", ns ? ns : "", name ? name : "");
+        char subj[512];
+        snprintf(subj, sizeof subj, "%s/%s/%s", kind ? kind : "", ns ? ns : "", name ? name : "");
+        e->subject = gs_intern(&strings, subj);
         if (!e->subject)
             rc = GS_ENOMEM;
-        e->reason = col_str(&h->arena, st, 4, &rc);
-        e->message = col_str(&h->arena, st, 5, &rc);
+        e->reason = col_istr(&strings, st, 4, &rc);
+        e->message = col_istr(&strings, st, 5, &rc);
         if (!e->reason)
             e->reason = "";
         if (e->subject && strcmp(e->subject, "Pod/kube-system/kube-scheduler") == 0 && strcmp(e->reason, "Restarted") == 0)
@@ -316,8 +334,8 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
         if (pod < 0 || pod >= h->npods)
             continue; /* a row for a pod the pod table does not hold (a killed run's) */
         e->pod = (int)pod;
-        e->reason = col_str(&h->arena, st, 2, &rc);
-        e->message = col_str(&h->arena, st, 3, &rc);
+        e->reason = col_istr(&strings, st, 2, &rc);
+        e->message = col_istr(&strings, st, 3, &rc);
         e->count = sqlite3_column_type(st, 4) == SQLITE_NULL ? 1 : sqlite3_column_int(st, 4);
         e->last_us = sqlite3_column_type(st, 5) == SQLITE_NULL ? e->t_us : sqlite3_column_int64(st, 5);
         if (!e->reason)
@@ -370,7 +388,7 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
         }
         gs_free(sched);
         bool *bound = gs_calloc((size_t)(h->npods ? h->npods : 1), sizeof *bound);
-        uint8_t *reserved = gs_calloc((size_t)(h->npods ? h->npods : 1), sizeof *reserved);
+        int *reserved = gs_calloc((size_t)(h->npods ? h->npods : 1), sizeof *reserved); /* node + 1 */
         if (!rc && (!bound || !reserved))
             rc = gs_report_error(errbuf, errlen, GS_ENOMEM, "out of memory");
         for (int i = 0; !rc && i < h->nevents; i++) {
@@ -379,11 +397,12 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
                 continue;
             const struct gs_hist_pod *p = &h->pods[e->pod];
             if (e->effect == GS_HIST_RESERVE) {
-                reserved[e->pod] = 1;
+                reserved[e->pod] = e->node + 1;
                 continue;
             }
             if (reserved[e->pod] && strcmp(e->reason, "FailedScheduling") == 0) {
                 e->effect = GS_HIST_UNRESERVE;
+                e->node = reserved[e->pod] - 1;
                 reserved[e->pod] = 0;
                 continue;
             }
@@ -416,6 +435,7 @@ int gs_history_load(sqlite3 *db, struct gs_history *h, char *errbuf, int errlen)
             sqlite3_finalize(q);
         }
     }
+    gs_intern_free(&strings);
     if (rc)
         gs_history_free(h);
     return rc;

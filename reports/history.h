@@ -65,7 +65,8 @@ enum gs_hist_effect {
     GS_HIST_NODE,    /* a node row that changes allocatable GPUs, joins or deletes the node */
     GS_HIST_RESERVE, /* the pod holds pod.gpu GPUs on `node` while it waits at Permit
                       * (WaitingOnPermit: Coscheduling has assumed it there) */
-    GS_HIST_UNRESERVE, /* the waiting pod lets go (its next FailedScheduling: rejected, timed out) */
+    GS_HIST_UNRESERVE, /* the waiting pod lets go (its next FailedScheduling: rejected, timed out);
+                        * `node` is the node it let go of */
     GS_HIST_SCHED_RESTART, /* kube-scheduler restarted (object row Pod kube-system/kube-scheduler
                             * Restarted): every reservation at Permit is gone */
 };

@@ -69,6 +69,16 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
  * none), or a negative GS_E* code when the trace cannot be read (as gs_report_summary). */
 int gs_report_checks_failed(const char *trace_path);
 
+/* The warnings of a complete run, from its trace (the "warning: ..." lines the summary prints
+ * after its header): it ended at 0s (nothing simulated); everything it submitted was
+ * Rejected; a pending pod asks for more than any node ever had; without a horizon, pods were
+ * still pending when nothing was left to happen; with one, every pending pod was last rejected
+ * by every node as UnschedulableAndUnresolvable. `fn` gets each as one line of text without
+ * "warning: " (borrowed for the call), in that order; an incomplete run gets none. Returns 0,
+ * or as gs_report_summary with `errbuf` (size errlen; may be NULL) saying why. */
+int gs_report_run_warnings(const char *trace_path, void (*fn)(const char *text, void *ctx), void *ctx, char *errbuf,
+                           int errlen);
+
 /* Print node `node` as `kubectl describe node` shows it, at simulated time `at_us`
  * (microseconds; < 0: the end of the run, or for an incomplete trace run.complete_until_us,
  * where its pods are as reports/open.h derives them), rebuilt from the trace's node_event rows alone

@@ -7,11 +7,14 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "reports/autoscaler.h"
+#include "reports/history.h"
 #include "reports/open.h"
 #include "reports/report.h"
 #include "reports/study.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -278,6 +281,8 @@ static int print_pods(struct gs_report *r)
     return rc;
 }
 
+static int print_free(struct gs_report *r);
+
 static int print_gpus(struct gs_report *r)
 {
     sqlite3_stmt *st;
@@ -341,9 +346,409 @@ static int print_gpus(struct gs_report *r)
     fprintf(r->out,
             "; allocated min %" PRId64 ", mean %.2f, max %" PRId64 " (%smean of %" PRId64 " %s)\n",
             amin, amean, amax, weighted ? "time-weighted " : "", n, plural(n, "sample", "samples"));
-    if (frag_measured)
-        fprintf(r->out, "Fragmented:  mean %.2f, max %.2f GPUs\n", fmean, fmax);
+    if (rc == 0)
+        rc = print_free(r);
+    /* The FGD paper's measure (Weng et al., "Beware of Fragmentation", USENIX ATC '23; sim/frag):
+     * named as such, in one sentence, since a high value is not a failure to schedule. */
+    if (rc == 0 && frag_measured)
+        fprintf(r->out,
+                "Fragmented:  mean %.2f, max %.2f GPUs by the FGD paper's measure: the expected number of free GPUs "
+                "that a typical pod of this scenario cannot use\n",
+                fmean, fmax);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ warnings */
+
+/* Pods named in one warning before "and N more". */
+#define GS_REPORT_WARN_NAMES 3
+
+/* A pending pod's last FailedScheduling text says every node was UnschedulableAndUnresolvable
+ * when its preemption part is "preemption: 0/N nodes are available: N Preemption is not helpful
+ * for scheduling": DefaultPreemption counts as "not helpful" every node whose filter status is
+ * not plain Unschedulable (kubernetes pkg/scheduler/framework/preemption/preemption.go
+ * nodesWherePreemptionMightHelp; models/sched/plugins/default_preemption.c), so no node was one
+ * that a preemption or a pod finishing could free. Coscheduling's "podGroup ... failed recently"
+ * (scheduler-plugins pkg/coscheduling PreFilter, during the group's backoff) is such a rejection
+ * too, but it lapses with the backoff: not counted. */
+static bool message_unresolvable(const char *msg)
+{
+    if (!msg || strstr(msg, "failed recently"))
+        return false;
+    const char *p = strstr(msg, "preemption: 0/");
+    int n = -1, m = -2, k = 0;
+    if (!p || sscanf(p, "preemption: 0/%d nodes are available: %d Preemption is not helpful for scheduling%n", &n,
+                     &m, &k) != 2 || k == 0)
+        return false;
+    return n > 0 && n == m;
+}
+
+/* The largest of one resource any node ever had: allocatable (its node_event rows) and, for
+ * GPUs, the physical count of the node table, so a node whose GPUs never came up still counts
+ * as having them. */
+struct gs_report_max {
+    int64_t cpu_m, memory_b, gpu;
+    bool cpu_known, memory_known; /* a trace at --trace-level summary has no node rows */
+};
+
+static int node_max(struct gs_report *r, struct gs_report_max *mx)
+{
+    memset(mx, 0, sizeof *mx);
+    int rc = query_int(r, "SELECT max(gpu_count) FROM node", &mx->gpu);
+    sqlite3_stmt *st;
+    if (rc == 0)
+        rc = prep(r,
+                  "SELECT subject, value FROM node_event WHERE kind = 'Allocatable'"
+                  " AND subject IN ('cpu', 'memory', 'nvidia.com/gpu') AND value IS NOT NULL ORDER BY rowid",
+                  &st);
+    if (rc != 0)
+        return rc;
+    while ((rc = next_row(r, &st)) == 1) {
+        const char *res = text_or(st, 0, ""), *val = text_or(st, 1, "");
+        struct gs_quantity q;
+        if (gs_quantity_parse(val, &q) != 0)
+            continue;
+        if (strcmp(res, "cpu") == 0) {
+            int64_t v = gs_quantity_milli(&q);
+            mx->cpu_m = !mx->cpu_known || v > mx->cpu_m ? v : mx->cpu_m;
+            mx->cpu_known = true;
+        } else if (strcmp(res, "memory") == 0) {
+            int64_t v = gs_quantity_value(&q);
+            mx->memory_b = !mx->memory_known || v > mx->memory_b ? v : mx->memory_b;
+            mx->memory_known = true;
+        } else if (gs_quantity_value(&q) > mx->gpu) {
+            mx->gpu = gs_quantity_value(&q);
+        }
+    }
+    return rc;
+}
+
+/* A cpu amount (millicores) or memory (bytes) as a Kubernetes quantity: "8", "1500m"; "512Gi",
+ * "100Mi", "1000". */
+static void fmt_quantity(int64_t v, bool milli, char *buf, size_t n)
+{
+    if (milli)
+        snprintf(buf, n, v % 1000 == 0 ? "%" PRId64 : "%" PRId64 "m", v % 1000 == 0 ? v / 1000 : v);
+    else if (v != 0 && v % (INT64_C(1) << 30) == 0)
+        snprintf(buf, n, "%" PRId64 "Gi", v >> 30);
+    else if (v != 0 && v % (INT64_C(1) << 20) == 0)
+        snprintf(buf, n, "%" PRId64 "Mi", v >> 20);
+    else
+        snprintf(buf, n, "%" PRId64, v);
+}
+
+/* "a, b, c and 4 more" of `names` (n of them, at most GS_REPORT_WARN_NAMES kept) into buf. */
+static void name_list(char *buf, size_t len, char names[][128], int shown, int n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < shown && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", names[i]);
+    if (n > shown && k < len)
+        snprintf(buf + k, len - k, " and %d more", n - shown);
+}
+
+/* The warnings a complete run deserves, each one line of plain text without "warning: " (the
+ * caller adds it), to `fn`, in this order:
+ *  - it ended at 0s: nothing was simulated (possible only without spec.horizon);
+ *  - everything it submitted was rejected by the API server;
+ *  - per pending pod (first GS_REPORT_WARN_NAMES, then a count): it asks for more cpu, memory or
+ *    nvidia.com/gpu than any node ever had, so it can never be scheduled;
+ *  - of the other pending pods: without a horizon the run ended because nothing was left to
+ *    happen, so none of them will ever be scheduled; with one, when every one of them was last
+ *    rejected by every node as UnschedulableAndUnresolvable (message_unresolvable), none can be
+ *    scheduled as the cluster stands at the end.
+ * A run that did not complete gets none (its status says enough). Pending here means not bound:
+ * a pod bound and starting is on its way. */
+static int run_warnings(struct gs_report *r, void (*fn)(const char *text, void *ctx), void *ctx)
+{
+    char *status = NULL, *end = NULL, *horizon = NULL;
+    int rc = run_value(r, "status", &status);
+    if (rc == 0)
+        rc = run_value(r, "end_us", &end);
+    if (rc == 0)
+        rc = run_value(r, "horizon_us", &horizon);
+    bool complete = rc == 0 && status && strcmp(status, "complete") == 0;
+    int64_t end_us = end ? strtoll(end, NULL, 10) : -1;
+    bool has_horizon = horizon != NULL;
+    gs_free(status);
+    gs_free(end);
+    gs_free(horizon);
+    if (rc != 0 || !complete)
+        return rc;
+    char text[1024], list[512], when[64];
+    fmt_duration(end_us, when, sizeof when);
+    if (end_us == 0)
+        fn("the run ended at 0s, so nothing was simulated: without spec.horizon a run ends when nothing is left "
+           "to happen, and nothing was after time 0 (no pod that runs for a while, no event, no check with a time)",
+           ctx);
+
+    int64_t rejected_pods = 0, rejected_objects = 0, others = 0;
+    rc = query_int(r, "SELECT count(*) FROM pod WHERE phase = 'Rejected'", &rejected_pods);
+    if (rc == 0)
+        rc = query_int(r,
+                       "SELECT count(*) FROM (SELECT DISTINCT kind, namespace, name FROM object"
+                       " WHERE status = 'Rejected')",
+                       &rejected_objects);
+    if (rc == 0)
+        rc = query_int(r, "SELECT count(*) FROM pod WHERE coalesce(phase, '') <> 'Rejected'", &others);
+    if (rc != 0)
+        return rc;
+    if (rejected_pods + rejected_objects > 0 && others == 0) {
+        char a[48] = "", b[48] = "";
+        if (rejected_pods)
+            snprintf(a, sizeof a, "%" PRId64 " %s", rejected_pods, plural(rejected_pods, "pod", "pods"));
+        if (rejected_objects)
+            snprintf(b, sizeof b, "%" PRId64 " %s", rejected_objects, plural(rejected_objects, "object", "objects"));
+        snprintf(text, sizeof text,
+                 "everything the scenario submitted was rejected by the API server (%s%s%s; see Rejected below): "
+                 "no pod ever ran",
+                 a, a[0] && b[0] ? " and " : "", b);
+        fn(text, ctx);
+    }
+
+    struct gs_report_max mx;
+    rc = node_max(r, &mx);
+    sqlite3_stmt *st;
+    if (rc == 0)
+        rc = prep(r,
+                  "SELECT name, coalesce(cpu_m, 0), coalesce(memory_b, 0), coalesce(gpu, 0),"
+                  " coalesce(nullif(message, ''), (SELECT e.message FROM pod_event e WHERE e.pod_id = pod.id"
+                  " AND e.reason = 'FailedScheduling' ORDER BY e.rowid DESC LIMIT 1))"
+                  " FROM pod WHERE phase = 'Pending' AND scheduled_us IS NULL ORDER BY id",
+                  &st);
+    if (rc != 0)
+        return rc;
+    char rest[GS_REPORT_WARN_NAMES][128];
+    int nbig = 0, nrest = 0, nunresolvable = 0;
+    while ((rc = next_row(r, &st)) == 1) {
+        const char *name = text_or(st, 0, "?");
+        int64_t cpu = sqlite3_column_int64(st, 1), mem = sqlite3_column_int64(st, 2), gpu = sqlite3_column_int64(st, 3);
+        const char *what = NULL;
+        char want[32], have[32];
+        if (gpu > mx.gpu) {
+            what = "nvidia.com/gpu";
+            snprintf(want, sizeof want, "%" PRId64, gpu);
+            snprintf(have, sizeof have, "%" PRId64, mx.gpu);
+        } else if (mx.cpu_known && cpu > mx.cpu_m) {
+            what = "cpu";
+            fmt_quantity(cpu, true, want, sizeof want);
+            fmt_quantity(mx.cpu_m, true, have, sizeof have);
+        } else if (mx.memory_known && mem > mx.memory_b) {
+            what = "memory";
+            fmt_quantity(mem, false, want, sizeof want);
+            fmt_quantity(mx.memory_b, false, have, sizeof have);
+        }
+        if (what) {
+            if (nbig < GS_REPORT_WARN_NAMES) {
+                snprintf(text, sizeof text,
+                         "pod %s asks for %s %s, more than any node has (at most %s): it can never be scheduled",
+                         name, want, what, have);
+                fn(text, ctx);
+            }
+            nbig++;
+            continue;
+        }
+        if (nrest < GS_REPORT_WARN_NAMES)
+            snprintf(rest[nrest], sizeof rest[0], "%s", name);
+        nrest++;
+        nunresolvable += message_unresolvable((const char *)sqlite3_column_text(st, 4));
+    }
+    if (rc != 0)
+        return rc;
+    if (nbig > GS_REPORT_WARN_NAMES) {
+        int more = nbig - GS_REPORT_WARN_NAMES;
+        snprintf(text, sizeof text, "%d more pending %s for more than any node has: %s never be scheduled", more,
+                 more == 1 ? "pod asks" : "pods ask", more == 1 ? "it can" : "they can");
+        fn(text, ctx);
+    }
+    if (nrest == 0)
+        return 0;
+    name_list(list, sizeof list, rest, nrest < GS_REPORT_WARN_NAMES ? nrest : GS_REPORT_WARN_NAMES, nrest);
+    /* "the pod", "the other pod", "all 3 pods", "all 3 other pods" */
+    char who[64];
+    if (nrest == 1)
+        snprintf(who, sizeof who, "the %spod", nbig ? "other " : "");
+    else
+        snprintf(who, sizeof who, "all %d %spods", nrest, nbig ? "other " : "");
+    if (!has_horizon) {
+        snprintf(text, sizeof text,
+                 "the run ended by itself at %s with %d %s%s still pending (%s): nothing was left to happen that "
+                 "could schedule %s, so %s never will",
+                 when, nrest, nbig ? "other " : "", nrest == 1 ? "pod" : "pods", list, nrest == 1 ? "it" : "them", nrest == 1 ? "it" : "they");
+        fn(text, ctx);
+    } else if (nunresolvable == nrest) {
+        snprintf(text, sizeof text,
+                 "%s still pending at the end (%s) can never be scheduled as the cluster stands: every node rejected "
+                 "%s for a reason that neither preemption nor a pod finishing fixes (UnschedulableAndUnresolvable: "
+                 "\"Preemption is not helpful for scheduling\" on every node; see Pending below)",
+                 who, list, nrest == 1 ? "it" : "them");
+        fn(text, ctx);
+    }
     return 0;
+}
+
+static void print_warning_line(const char *text, void *ctx)
+{
+    fprintf((FILE *)ctx, "warning: %s\n", text);
+}
+
+/* ------------------------------------------------------------------ free GPUs, in plain words */
+
+#define GS_REPORT_FREE_MAX_EVENTS 200000
+
+/* "Free GPUs" and "Pending", from the cluster at the end of the trace as reports/history.h
+ * rebuilds it (the samples' rule for allocated GPUs): per node, free = allocatable
+ * nvidia.com/gpu minus allocated, over the nodes present at the end. Then the largest whole-GPU
+ * request of the pods still pending without a node, and whether fragmentation is what blocks it:
+ * enough GPUs free in the cluster, but no node with that many free. A pod asking for a GPU share,
+ * MIG device or DRA claim asks for no nvidia.com/gpu and is not counted here. Nothing for a
+ * cluster that never had a GPU; "not known" for a trace without event tables. */
+static int print_free(struct gs_report *r)
+{
+    /* The history keeps every event, about 200 bytes each with its message: past this many the
+     * summary, printed after every run, would cost more memory than the run itself (a run of a
+     * million pods writes some five million events; tests/unit/test_memory.c). */
+    int64_t nev = 0;
+    sqlite3_stmt *cnt;
+    /* (a trace without the tables: the history says so below) */
+    if (sqlite3_prepare_v2(r->db,
+                           "SELECT (SELECT count(*) FROM pod_event) + (SELECT count(*) FROM node_event)"
+                           " + (SELECT count(*) FROM object)",
+                           -1, &cnt, NULL) == SQLITE_OK) {
+        if (sqlite3_step(cnt) == SQLITE_ROW)
+            nev = sqlite3_column_int64(cnt, 0);
+        sqlite3_finalize(cnt);
+    }
+    int rc;
+    if (nev > GS_REPORT_FREE_MAX_EVENTS) {
+        fprintf(r->out,
+                "Free GPUs:   not computed: the trace has %" PRId64 " events, more than the %d the summary rebuilds "
+                "the cluster from\n",
+                nev, GS_REPORT_FREE_MAX_EVENTS);
+        return 0;
+    }
+    struct gs_history h;
+    char err[512];
+    rc = gs_history_load(r->db, &h, err, sizeof err);
+    if (rc == GS_EINVAL) {
+        fprintf(r->out, "Free GPUs:   not known: %s\n", err);
+        return 0;
+    }
+    if (rc != 0)
+        return gs_report_error(r->errbuf, r->errlen, rc, "trace '%s': %s", r->path, err);
+    struct gs_hist_state st;
+    if (gs_hist_state_init(&h, &st) != 0) {
+        gs_history_free(&h);
+        return gs_report_error(r->errbuf, r->errlen, GS_ENOMEM, "out of memory");
+    }
+    gs_hist_state_advance(&h, &st, h.nevents);
+
+    /* per GPU pool, in node order: free, allocatable, the largest free block and its node */
+    struct pool {
+        const char *name;
+        int64_t free, alloc, block;
+        int block_node;
+    } *pools = NULL;
+    int npools = 0, cap = 0, width = 0;
+    int64_t free_total = 0, alloc_total = 0, block = 0;
+    int block_node = -1;
+    for (int n = 0; n < h.nnodes && rc == 0; n++) {
+        const struct gs_hist_node *nd = &h.nodes[n];
+        int64_t alloc = st.node_present[n] ? st.node_allocatable[n] : 0;
+        if (nd->gpus == 0 && alloc == 0)
+            continue; /* a CPU node */
+        int64_t used = gs_hist_node_allocated(&h, &st, n);
+        int64_t f = alloc > used ? alloc - used : 0;
+        const char *pname = nd->pool && nd->pool[0] ? nd->pool : "(no pool)";
+        int k = 0;
+        while (k < npools && strcmp(pools[k].name, pname) != 0)
+            k++;
+        if (k == npools) {
+            if (GS_GROW(pools, cap, npools + 1)) {
+                rc = gs_report_error(r->errbuf, r->errlen, GS_ENOMEM, "out of memory");
+                break;
+            }
+            pools[npools++] = (struct pool){.name = pname, .block_node = -1};
+            if ((int)strlen(pname) > width)
+                width = (int)strlen(pname);
+        }
+        pools[k].free += f;
+        pools[k].alloc += alloc;
+        if (f > pools[k].block) {
+            pools[k].block = f;
+            pools[k].block_node = n;
+        }
+        free_total += f;
+        alloc_total += alloc;
+        if (f > block) {
+            block = f;
+            block_node = n;
+        }
+    }
+    /* the largest pending request, and how many pending pods fragmentation blocks */
+    int big = -1, nfrag = 0;
+    for (int p = 0; p < h.npods && rc == 0; p++) {
+        const struct gs_hist_pod *pd = &h.pods[p];
+        if (!pd->phase || strcmp(pd->phase, "Pending") != 0 || st.pod_node[p] >= 0 || pd->gpu <= 0)
+            continue;
+        if (big < 0 || pd->gpu > h.pods[big].gpu)
+            big = p;
+        nfrag += pd->gpu <= free_total && pd->gpu > block;
+    }
+    if (rc == 0 && npools > 0) {
+        char when[64];
+        fmt_duration(r->end_us, when, sizeof when);
+        bool dra = false; /* GPUs published as DRA devices are not nvidia.com/gpu */
+        for (int i = 0; i < h.nevents && !dra; i++)
+            dra = h.events[i].pod < 0 && h.events[i].reason && strcmp(h.events[i].reason, "ResourceSlice") == 0;
+        if (alloc_total == 0)
+            fprintf(r->out, "Free GPUs:   none: no node has nvidia.com/gpu allocatable at the end (%s)%s\n", when,
+                    dra ? "; GPUs published as DRA devices are not counted here" : "");
+        else
+            fprintf(r->out, "Free GPUs:   %" PRId64 " of %" PRId64 " allocatable at the end (%s)", free_total,
+                    alloc_total, when);
+        if (alloc_total > 0 && npools == 1) {
+            if (block > 0)
+                fprintf(r->out, "; largest free block on one node: %" PRId64 " (%s)", block, h.nodes[block_node].name);
+            fputc('\n', r->out);
+        } else if (alloc_total > 0) {
+            fputc('\n', r->out);
+            for (int k = 0; k < npools; k++) {
+                fprintf(r->out, "  %-*s  %" PRId64 " of %" PRId64 " free", width, pools[k].name, pools[k].free,
+                        pools[k].alloc);
+                if (pools[k].block > 0)
+                    fprintf(r->out, "; largest free block on one node: %" PRId64 " (%s)", pools[k].block,
+                            h.nodes[pools[k].block_node].name);
+                fputc('\n', r->out);
+            }
+        }
+        if (big >= 0) {
+            int64_t want = h.pods[big].gpu;
+            fprintf(r->out, "Pending:     the largest request is %" PRId64 " %s (%s): ", want, plural(want, "GPU", "GPUs"),
+                    h.pods[big].name);
+            if (want > free_total && free_total == 0)
+                fputs("not fragmentation: no GPU is free in the cluster", r->out);
+            else if (want > free_total)
+                fprintf(r->out, "not fragmentation: only %" PRId64 " %s free in the cluster", free_total,
+                        plural(free_total, "GPU is", "GPUs are"));
+            else if (want > block)
+                fprintf(r->out,
+                        "blocked by fragmentation: %" PRId64 " GPUs are free in the cluster, but no node has more than "
+                        "%" PRId64 " free",
+                        free_total, block);
+            else
+                fprintf(r->out, "not fragmentation: %s has %" PRId64 " free (its message below says what holds it)",
+                        h.nodes[block_node].name, block);
+            if (nfrag > (want <= free_total && want > block ? 1 : 0))
+                fprintf(r->out, "; %d pending %s blocked by fragmentation", nfrag, plural(nfrag, "pod is", "pods are"));
+            fputc('\n', r->out);
+        }
+    }
+    gs_free(pools);
+    gs_hist_state_free(&st);
+    gs_history_free(&h);
+    return rc;
 }
 
 /* "Gang", only for traces with PodGroups: GPUs held by groups with fewer than minMember pods
@@ -631,6 +1036,8 @@ int gs_report_summary(const char *trace_path, FILE *out, char *errbuf, int errle
     if (rc == 0)
         rc = print_header(&r);
     if (rc == 0)
+        rc = run_warnings(&r, print_warning_line, r.out);
+    if (rc == 0)
         rc = print_nodes(&r);
     if (rc == 0)
         rc = print_pods(&r);
@@ -669,4 +1076,17 @@ int gs_report_checks_failed(const char *trace_path)
         rc = query_int(&r, "SELECT count(*) FROM expect_check WHERE pass = 0", &failed);
     sqlite3_close(r.db);
     return rc != 0 ? rc : (int)failed;
+}
+
+int gs_report_run_warnings(const char *trace_path, void (*fn)(const char *text, void *ctx), void *ctx, char *errbuf,
+                           int errlen)
+{
+    struct gs_report r = {.path = trace_path, .errbuf = errbuf, .errlen = errlen};
+    if (!trace_path || !fn)
+        return gs_report_error(errbuf, errlen, GS_EINVAL, "gs_report_run_warnings: invalid argument");
+    int rc = open_trace(&r);
+    if (rc == 0)
+        rc = run_warnings(&r, fn, ctx);
+    sqlite3_close(r.db);
+    return rc;
 }

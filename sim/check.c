@@ -17,6 +17,7 @@
 #include "sim/controller.h"
 #include "sim/metrics.h"
 #include "sim/objective.h"
+#include "sim/scenario/yaml.h"
 
 /* A bounded string builder over a stack buffer. */
 struct sb {
@@ -56,24 +57,14 @@ static bool str_eq(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-/* Does pod `p` pass the pods: filter of `e`? */
-static bool pod_matches(const struct gs_cluster *c, const struct gs_expect *e, const struct gs_pod *p)
+/* Is pod `p` one of the pods a pods: check counts among: its workload, namePrefix and
+ * labelSelector (who the pods are, not the state they are in)? Deleted pods are in scope too; the
+ * count leaves them out (pod_matches). */
+static bool pod_in_scope(const struct gs_cluster *c, const struct gs_expect *e, const struct gs_pod *p)
 {
-    if (p->deleted)
-        return false;
-    if (e->has_phase && p->phase != e->phase)
-        return false;
     if (e->workload && (p->workload < 0 || strcmp(c->w->workloads[p->workload].name, e->workload) != 0))
         return false;
     if (e->name_prefix && strncmp(p->name, e->name_prefix, strlen(e->name_prefix)) != 0)
-        return false;
-    if (e->node && (p->node < 0 || strcmp(c->w->nodes[p->node].name, e->node) != 0))
-        return false;
-    if (e->message && !str_eq(p->message, e->message))
-        return false;
-    if (e->message_contains && (!p->message || !strstr(p->message, e->message_contains)))
-        return false;
-    if (e->reason && !str_eq(p->reason, e->reason))
         return false;
     for (int i = 0; i < e->label_selector.n; i++) {
         const char *v = gs_labels_get(&p->tmpl->labels, e->label_selector.kv[i].key);
@@ -83,6 +74,30 @@ static bool pod_matches(const struct gs_cluster *c, const struct gs_expect *e, c
     return true;
 }
 
+/* Does pod `p`'s message and reason pass the pods: filter of `e`? */
+static bool pod_message_matches(const struct gs_expect *e, const struct gs_pod *p)
+{
+    if (e->message && !str_eq(p->message, e->message))
+        return false;
+    if (e->message_contains && (!p->message || !strstr(p->message, e->message_contains)))
+        return false;
+    if (e->reason && !str_eq(p->reason, e->reason))
+        return false;
+    return true;
+}
+
+/* Does pod `p` pass the pods: filter of `e`? */
+static bool pod_matches(const struct gs_cluster *c, const struct gs_expect *e, const struct gs_pod *p)
+{
+    if (p->deleted)
+        return false;
+    if (e->has_phase && p->phase != e->phase)
+        return false;
+    if (e->node && (p->node < 0 || strcmp(c->w->nodes[p->node].name, e->node) != 0))
+        return false;
+    return pod_message_matches(e, p) && pod_in_scope(c, e, p);
+}
+
 static bool check_bounds(const struct gs_expect *e, int64_t n, struct sb *d)
 {
     bool ok = (!e->has_count || n == e->count) && (!e->has_min || n >= e->min) && (!e->has_max || n <= e->max);
@@ -90,12 +105,94 @@ static bool check_bounds(const struct gs_expect *e, int64_t n, struct sb *d)
     return ok;
 }
 
+/* Where the pods a failed pods: check was about are (`count 4: 0 matching; the 4 pods of
+ * workload trainer are Running on h100-1`): the pods in its scope (pod_in_scope) grouped by
+ * phase and node in pod order, and when it filters on message or reason, the first pod in scope
+ * whose message or reason is another. */
+#define GS_CHECK_GROUPS 8
+static void describe_pods(const struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
+{
+    struct {
+        enum gs_phase phase;
+        int node;     /* -1: none */
+        bool deleted;
+        int n;
+    } g[GS_CHECK_GROUPS];
+    int ng = 0, total = 0, other = 0;
+    const struct gs_pod *odd = NULL; /* the first pod in scope with another message or reason */
+    for (int i = 0; i < c->w->npods; i++) {
+        const struct gs_pod *p = &c->w->pods[i];
+        if (!pod_in_scope(c, e, p))
+            continue;
+        total++;
+        if (!odd && !p->deleted && !pod_message_matches(e, p))
+            odd = p;
+        /* a pending pod is where it is bound or assumed; an ended one where it ran */
+        int node = p->phase == GS_PHASE_PENDING ? p->node : p->node >= 0 ? p->node : p->last_node;
+        int k = 0;
+        while (k < ng && !(g[k].deleted == p->deleted && (p->deleted || (g[k].phase == p->phase && g[k].node == node))))
+            k++;
+        if (k == ng) {
+            if (ng == GS_CHECK_GROUPS) {
+                other++;
+                continue;
+            }
+            g[ng].phase = p->phase;
+            g[ng].node = node;
+            g[ng].deleted = p->deleted;
+            g[ng++].n = 0;
+        }
+        g[k].n++;
+    }
+    /* who they are */
+    char who[600];
+    int k = snprintf(who, sizeof who, "%s", total <= 1 ? "pod" : "pods");
+    if (e->workload && k >= 0 && (size_t)k < sizeof who)
+        k += snprintf(who + k, sizeof who - (size_t)k, " of workload %s", e->workload);
+    if (e->name_prefix && k >= 0 && (size_t)k < sizeof who)
+        k += snprintf(who + k, sizeof who - (size_t)k, " named %s*", e->name_prefix);
+    for (int i = 0; i < e->label_selector.n && k >= 0 && (size_t)k < sizeof who; i++)
+        k += snprintf(who + k, sizeof who - (size_t)k, "%s%s=%s", i ? "," : " labelled ",
+                      e->label_selector.kv[i].key, e->label_selector.kv[i].value);
+    if (total == 0) {
+        sbf(d, "; there is no %s", who);
+        return;
+    }
+    if (total == 1)
+        sbf(d, "; the %s is ", who);
+    else if (ng == 1)
+        sbf(d, "; the %d %s are ", total, who);
+    else
+        sbf(d, "; the %d %s: ", total, who);
+    for (int i = 0; i < ng; i++) {
+        if (i)
+            sbf(d, ", ");
+        if (ng > 1)
+            sbf(d, "%d ", g[i].n);
+        if (g[i].deleted)
+            sbf(d, "deleted");
+        else
+            sbf(d, "%s", gs_phase_name(g[i].phase));
+        if (!g[i].deleted && g[i].node >= 0)
+            sbf(d, " on %s", c->w->nodes[g[i].node].name);
+    }
+    if (other)
+        sbf(d, ", %d elsewhere", other);
+    if (odd && e->reason && !str_eq(odd->reason, e->reason))
+        sbf(d, "; %s's reason is %s", odd->name, odd->reason ? odd->reason : "<none>");
+    else if (odd)
+        sbf(d, "; %s's message is \"%s\"", odd->name, odd->message ? odd->message : "");
+}
+
 static bool eval_pods(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
     int64_t n = 0;
     for (int i = 0; i < c->w->npods; i++)
         n += pod_matches(c, e, &c->w->pods[i]);
-    return check_bounds(e, n, d);
+    bool ok = check_bounds(e, n, d);
+    if (!ok)
+        describe_pods(c, e, d);
+    return ok;
 }
 
 /* Does every expected condition of `e` hold for the object `obj`, whose conditions `get`
@@ -163,6 +260,21 @@ static bool pod_condition(const struct gs_cluster *c, const void *obj, const cha
     return false;
 }
 
+/* " (did you mean 'x'?)" after "no pod named NAME", when a pod has a name near it (the scenario
+ * loader's nearest-name rule, sim/scenario/yaml.h gs_y_suggest). */
+static void suggest_pod(const struct gs_cluster *c, const char *name, struct sb *d)
+{
+    const char **names = gs_calloc((size_t)c->w->npods + 1, sizeof *names);
+    if (!names)
+        return;
+    for (int i = 0; i < c->w->npods; i++)
+        names[i] = c->w->pods[i].name;
+    const char *near = gs_y_suggest(name, names);
+    if (near && strcmp(near, name) != 0)
+        sbf(d, " (did you mean '%s'?)", near);
+    gs_free(names);
+}
+
 static bool eval_pod(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
     int pi = gs_world_find_pod(c->w, e->name);
@@ -179,14 +291,28 @@ static bool eval_pod(struct gs_cluster *c, const struct gs_expect *e, struct sb 
     }
     if (!p) {
         sbf(d, "no pod named %s", e->name);
+        suggest_pod(c, e->name, d);
         return false;
     }
     if (e->has_phase) {
         if (p->deleted) {
-            sbf(d, "pod was deleted; ");
+            sbf(d, "pod was deleted");
+            if (p->reason)
+                sbf(d, " (reason %s)", p->reason);
+            sbf(d, "; ");
             ok = false;
         } else if (p->phase != e->phase) {
-            sbf(d, "phase is %s; ", gs_phase_name(p->phase));
+            /* what it is instead: where, why (status.reason), and the message it has unless the
+             * check compares the message itself below */
+            sbf(d, "phase is %s", gs_phase_name(p->phase));
+            int n = p->node >= 0 ? p->node : p->phase != GS_PHASE_PENDING ? p->last_node : -1;
+            if (n >= 0)
+                sbf(d, " on %s", c->w->nodes[n].name);
+            if (p->reason)
+                sbf(d, " (reason %s)", p->reason);
+            if (p->message && !e->message && !e->message_contains)
+                sbf(d, " (message \"%s\")", p->message);
+            sbf(d, "; ");
             ok = false;
         }
     }
@@ -300,11 +426,28 @@ static bool res_matches(const struct gs_cluster *c, const struct gs_resvec *v, c
     return true;
 }
 
+/* " (did you mean 'x'?)" after "no node named NAME": the nearest name of a node that exists. */
+static void suggest_node(const struct gs_cluster *c, const char *name, struct sb *d)
+{
+    const char **names = gs_calloc((size_t)c->w->nnodes + 1, sizeof *names);
+    if (!names)
+        return;
+    int k = 0;
+    for (int i = 0; i < c->w->nnodes; i++)
+        if (c->w->nodes[i].exists)
+            names[k++] = c->w->nodes[i].name;
+    const char *near = gs_y_suggest(name, names);
+    if (near && strcmp(near, name) != 0)
+        sbf(d, " (did you mean '%s'?)", near);
+    gs_free(names);
+}
+
 static bool eval_node(struct gs_cluster *c, const struct gs_expect *e, struct sb *d)
 {
     int ni = gs_world_find_node(c->w, e->name);
     if (ni < 0 || !c->w->nodes[ni].exists) {
         sbf(d, "no node named %s", e->name);
+        suggest_node(c, e->name, d);
         return false;
     }
     const struct gs_node *n = &c->w->nodes[ni];
@@ -313,7 +456,8 @@ static bool eval_node(struct gs_cluster *c, const struct gs_expect *e, struct sb
         bool gpus_ready = n->gpu_count == 0 || (c->gpu_res >= 0 && n->allocatable.v[c->gpu_res] > 0);
         bool s = !n->unschedulable && gpus_ready;
         if (s != e->schedulable) {
-            sbf(d, "schedulable is %s; ", s ? "true" : "false");
+            sbf(d, "schedulable is %s%s; ", s ? "true" : "false",
+                s ? "" : n->unschedulable ? " (cordoned)" : " (no nvidia.com/gpu allocatable)");
             ok = false;
         }
     }
@@ -458,19 +602,23 @@ static bool eval_metric(struct gs_cluster *c, struct gs_expect *e, struct sb *d)
         sbf(d, "unknown metric %s", e->name);
         return false;
     }
+    char b[32];
     if (!e->has_window) {
+        /* a failure says when the value was found: the check's time, or the end of the run */
+        bool ok = metric_ok(e, v);
         sbf(d, "value %g", v);
-        return metric_ok(e, v);
+        if (!ok)
+            sbf(d, " at %s", dur(gs_cluster_now(c), b, sizeof b));
+        return ok;
     }
     /* Every sample in [from, to], and the value at `to` (now). Samples before now were judged
      * as they came (gs_check_sample); the latest one is judged here. */
     bool ok = metric_ok(e, v);
     if (!ok)
-        sbf(d, "value %g at the end of the window", v);
+        sbf(d, "value %g at %s, the end of the window", v, dur(gs_cluster_now(c), b, sizeof b));
     if (ok && c->has_last_sample)
         judge(e, &c->last_sample);
     if (ok && e->window_broken) {
-        char b[32];
         sbf(d, "value %g at %s", e->window_value, dur(e->window_t, b, sizeof b));
         ok = false;
     }

@@ -90,6 +90,7 @@ static void build_demo(void)
     gs_trace_run_kv(t, "kubernetesVersion", "1.34");
     gs_trace_run_kv(t, "version", "0.1.0");
     gs_trace_run_kv(t, "events", "1234");
+    gs_trace_run_kv(t, "horizon_us", "180000000"); /* it ran to its horizon, 3m */
     gs_trace_node(t, 0, "h100-0", "h100", "NVIDIA-H100-80GB-HBM3", 8);
     gs_trace_node(t, 1, "h100-1", "h100", "NVIDIA-H100-80GB-HBM3", 8);
     gs_trace_node(t, 2, "cpu-0", "cpu", NULL, 0);
@@ -162,7 +163,10 @@ Test(report, summary_of_a_complete_run)
         "Pods:        17 (Pending 12, Running 3, Succeeded 1, Failed 0, Rejected 1)\n"
         "GPUs:        capacity 16; allocated min 0, mean 8.00, max 16 (time-weighted mean of 3 "
         "samples)\n"
-        "Fragmented:  mean 1.00, max 2.00 GPUs\n"
+        /* no Joined or Allocatable rows in this trace: no GPU is allocatable by the node rows */
+        "Free GPUs:   none: no node has nvidia.com/gpu allocatable at the end (3m0s)\n"
+        "Pending:     the largest request is 8 GPUs (wait-0): not fragmentation: no GPU is free in the cluster\n"
+        "Fragmented:  mean 1.00, max 2.00 GPUs by the FGD paper's measure: the expected number of free GPUs that a typical pod of this scenario cannot use\n"
         "\n"
         /* waits 1, 2, 3, 4 s; the 12 pending pods wait the whole 3 minutes (12 x 8 GPUs x 180 s
          * + 8 x 10 s = 4.82 GPU-hours); node-hours from nodes_ready (no Joined rows here) */
@@ -248,7 +252,7 @@ Test(report, summary_of_a_killed_run)
                      "Pods:        0 (Pending 0, Running 0, Succeeded 0, Failed 0, Rejected 0)\n"
                      "GPUs:        capacity 8; allocated min 0, mean 0.00, max 0 (time-weighted "
                      "mean of 1 sample)\n"
-                     "Fragmented:  mean 0.00, max 0.00 GPUs\n"
+                     "Fragmented:  mean 0.00, max 0.00 GPUs by the FGD paper's measure: the expected number of free GPUs that a typical pod of this scenario cannot use\n"
                      "\n"
                      "checks: 0 passed, 0 failed\n");
     free(out);
@@ -308,7 +312,9 @@ Test(report, summary_of_an_interrupted_run)
         "Pods:        2 (Pending 0, Running 0, Succeeded 0, Failed 0, Rejected 0,"
         " (none) 1, Terminating 1)\n"
         "GPUs:        capacity 8 (min 4); allocated min 1, mean 1.50, max 2 (mean of 2 samples)\n"
-        "Fragmented:  mean 0.00, max 0.00 GPUs\n"
+        "Free GPUs:   not known: the trace has no event tables (written with --trace-level summary): run the "
+        "scenario again with --trace-level events\n"
+        "Fragmented:  mean 0.00, max 0.00 GPUs by the FGD paper's measure: the expected number of free GPUs that a typical pod of this scenario cannot use\n"
         "\n"
         "Time to schedule (created to bound; 0 of 2 pods bound):\n"
         "  pending at end: 1 pod wanting 0 GPUs, waiting 0s on average, longest 0s\n"

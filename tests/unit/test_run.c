@@ -231,7 +231,7 @@ Test(run, metric_windows_stream)
     cr_assert(not(sc.expects[0].pass));
     cr_assert(eq(str, (char *)sc.expects[0].detail, "value 4 at 2m30s"));
     cr_assert(not(sc.expects[1].pass));
-    cr_assert(eq(str, (char *)sc.expects[1].detail, "value 4 at the end of the window"));
+    cr_assert(eq(str, (char *)sc.expects[1].detail, "value 4 at 4m0s, the end of the window"));
     cr_assert(sc.expects[2].pass, "%s", sc.expects[2].detail);
     cr_assert(sc.expects[3].pass, "%s", sc.expects[3].detail);
     cr_assert(sc.expects[4].pass, "%s", sc.expects[4].detail);
