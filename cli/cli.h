@@ -26,6 +26,8 @@ int gs_cmd_sweep(int argc, char **argv);
 int gs_cmd_merge(int argc, char **argv);
 int gs_cmd_compare(int argc, char **argv);
 int gs_cmd_plan(int argc, char **argv);
+int gs_cmd_explain(int argc, char **argv);
+int gs_cmd_get(int argc, char **argv);
 int gs_cmd_timeline(int argc, char **argv);
 int gs_cmd_export(int argc, char **argv);
 

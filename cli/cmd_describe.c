@@ -1,14 +1,20 @@
-/* gpusim describe TRACE NODE [--at DURATION]: a node as `kubectl describe node` shows it, read
- * from the trace database alone. */
+/* gpusim describe TRACE NODE|node/NAME|pod/NAME [--at DURATION]: a node as `kubectl describe
+ * node` shows it, or a pod as `kubectl describe pod` does (reports/get.h), read from the trace
+ * database alone. */
 #include <stdio.h>
 #include <string.h>
 
 #include "models/quantity.h"
+#include "reports/get.h"
 #include "reports/report.h"
 #include "cli/cli.h"
 
 static const char usage[] =
-    "usage: gpusim describe TRACE.db NODE [--at DURATION] [--allow-incomplete]\n"
+    "usage: gpusim describe TRACE.db NODE|node/NODE|pod/POD [--at DURATION] [--allow-incomplete]\n"
+    "\n"
+    "pod/POD: print POD as `kubectl describe pod` would at that time: priority, node, start\n"
+    "time, status, workload and PodGroup, requests, the GPUs it holds, conditions and its\n"
+    "events (Type, Reason, Age, From, Message); of several pods with the name, the newest.\n"
     "\n"
     "Print NODE as `kubectl describe node` would: labels, taints, capacity, allocatable,\n"
     "kernel, the GPU Operator's pods with their status, and the pods bound to it, at simulated\n"
@@ -52,7 +58,17 @@ int gs_cmd_describe(int argc, char **argv)
         fputs(usage, stderr);
         return GS_EXIT_USAGE;
     }
-    char err[512];
+    char err[1024];
+    if (strncmp(node, "pod/", 4) == 0 || strncmp(node, "pods/", 5) == 0) {
+        if (gs_report_describe_pod(trace, strchr(node, '/') + 1, at, stdout, err, sizeof err) != 0) {
+            fprintf(stderr, "gpusim: %s\n", err);
+            return GS_EXIT_USAGE;
+        }
+        fflush(stdout);
+        return gs_cli_incomplete(trace, allow);
+    }
+    if (strncmp(node, "node/", 5) == 0 || strncmp(node, "nodes/", 6) == 0)
+        node = strchr(node, '/') + 1;
     if (gs_report_describe(trace, node, at, stdout, err, sizeof err) != 0) {
         fprintf(stderr, "gpusim: %s\n", err);
         return GS_EXIT_USAGE;

@@ -11,7 +11,9 @@ static const char usage[] =
     "  run SCENARIO       simulate a scenario, write its trace, check its expect: block\n"
     "  validate SCENARIO  load and check a scenario without running it\n"
     "  report TRACE       print the summary of a trace database\n"
-    "  describe TRACE NODE  print a node as kubectl describe node would, from a trace\n"
+    "  describe TRACE NODE|pod/NAME  print a node or a pod as kubectl describe would, from a trace\n"
+    "  explain TRACE POD  why a pod was where it was at a time, and what would change it\n"
+    "  get pods|nodes TRACE  list pods or nodes at a time as kubectl get would, from a trace\n"
     "  timeline TRACE     one line per event with the GPUs each node holds after it\n"
     "  export TRACE       write a trace as Perfetto JSON (--perfetto) or OpenMetrics (--openmetrics)\n"
     "  sweep SCENARIO     run a scenario over the cross product of --vary values and seeds\n"
@@ -58,6 +60,10 @@ int main(int argc, char **argv)
         return gs_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "describe") == 0)
         return gs_cmd_describe(argc - 1, argv + 1);
+    if (strcmp(cmd, "explain") == 0)
+        return gs_cmd_explain(argc - 1, argv + 1);
+    if (strcmp(cmd, "get") == 0)
+        return gs_cmd_get(argc - 1, argv + 1);
     if (strcmp(cmd, "timeline") == 0)
         return gs_cmd_timeline(argc - 1, argv + 1);
     if (strcmp(cmd, "export") == 0)

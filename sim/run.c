@@ -15,7 +15,7 @@
 #include "sim/run.h"
 
 /* The run's own periodic work: samples and checks (gs_cluster_init's driver). */
-static void driver(struct gs_cluster *c, const struct gs_event *ev)
+void gs_run_driver(struct gs_cluster *c, const struct gs_event *ev)
 {
     if (ev->kind == GS_EV_SAMPLE) {
         gs_cluster_sample(c);
@@ -28,7 +28,7 @@ static void driver(struct gs_cluster *c, const struct gs_event *ev)
 /* What the scenario does by itself, in this order (it decides the order of events at equal
  * times): nodes join, workloads arrive, the scenario's events, the checks with a time, the
  * first sample. */
-static void schedule_scenario(struct gs_cluster *c)
+void gs_run_schedule_scenario(struct gs_cluster *c)
 {
     const struct gs_world *w = c->w;
     const struct gs_scenario *sc = c->sc;
@@ -144,10 +144,10 @@ int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_re
     int kv_err = 0;
     write_run_keys(trace, sc, o, &kv_err);
     struct gs_cluster c;
-    rc = gs_cluster_init(&c, sc, o, trace, driver);
+    rc = gs_cluster_init(&c, sc, o, trace, gs_run_driver);
     if (!rc) {
         gs_cluster_fail(&c, kv_err);
-        schedule_scenario(&c);
+        gs_run_schedule_scenario(&c);
         rc = c.err;
     }
     if (rc) {

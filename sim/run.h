@@ -58,4 +58,14 @@ struct gs_run_result {
 int gs_run(struct gs_scenario *sc, const struct gs_run_opts *o, struct gs_run_result *r, char *errbuf,
            int errlen);
 
+/* The pieces of gs_run that sim/replay.c shares, so a replay sets a run up exactly as gs_run
+ * does: the driver of the run's own periodic work (samples and checks; gs_cluster_init's
+ * `driver`) and the scenario's own events, scheduled on a fresh cluster (nodes joining,
+ * workload arrivals, spec.events, timed checks, the first sample: this order decides the order
+ * of events at equal times). */
+struct gs_cluster;
+struct gs_event;
+void gs_run_driver(struct gs_cluster *c, const struct gs_event *ev);
+void gs_run_schedule_scenario(struct gs_cluster *c);
+
 #endif
