@@ -249,7 +249,16 @@ def check_scenario(b, scenario):
             else:
                 b.eval("new Promise(function (done) { window.addEventListener('hashchange', function () { done(); }, {once: true});"
                        " location.hash = '#t=%dus'; })" % t)
+            # the step the page must show: after every event at or before t; wait (up to 10 s) until
+            # it does, so a loaded machine's slow page is not taken for a wrong one
+            k = sum(1 for x in times if x <= t)
+            b.eval("new Promise(function (done) { var end = Date.now() + 10000; (function poll() {"
+                   " if (+document.getElementById('slider').value === %d || Date.now() > end) done();"
+                   " else setTimeout(poll, 20); })(); })" % k)
             s = dom_state(b)
+            if s["step"] != k:
+                fail("%s: #t=%dus shows step %d, not %d (the events at or before it)" % (name, t, s["step"], k))
+                return
             got = sum(v["allocated"] for v in s["nodes"].values())
             if got != want:
                 if name in KNOWN:
