@@ -19,6 +19,7 @@
 #include "reports/study.h"
 #include "sim/scenario.h"
 #include "cli/cli.h"
+#include "cli/outfile.h"
 #include "cli/studyrun.h"
 
 static const char usage[] =
@@ -734,21 +735,17 @@ static int write_html(const struct cmp *c, const char *path)
             }
             n++;
         }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "gpusim: compare: cannot write '%s': %s\n", path, strerror(errno));
+    struct gs_outfile of;
+    if (gs_outfile_open(&of, path, files, n, "compare") != 0) {
         rc = GS_EXIT_USAGE;
         goto out;
     }
     char err[512];
-    int hrc = gs_compare_html(files, labels, n, f, err, sizeof err);
-    if (fclose(f) != 0 && !hrc) {
-        snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
-        hrc = -1;
-    }
-    if (hrc) {
+    if (gs_compare_html(files, labels, n, of.f, err, sizeof err) != 0) {
+        gs_outfile_abort(&of);
         fprintf(stderr, "gpusim: compare: --html: %s\n", err);
-        remove(path);
+        rc = GS_EXIT_USAGE;
+    } else if (gs_outfile_commit(&of, "compare") != 0) {
         rc = GS_EXIT_USAGE;
     }
 out:

@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "reports/export.h"
 #include "cli/cli.h"
+#include "cli/outfile.h"
 
 static const char usage[] =
     "usage: gpusim export TRACE.db (--perfetto FILE | --openmetrics FILE) [--epoch TIME]\n"
@@ -54,23 +55,6 @@ static int parse_epoch(const char *s, int64_t *out)
     if (!gmtime_r(&tt, &tm) || tm.tm_year + 1900 != Y || tm.tm_mon + 1 != M || tm.tm_mday != D)
         return -1;
     *out = t;
-    return 0;
-}
-
-static FILE *open_out(const char *path)
-{
-    return strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-}
-
-static int close_out(FILE *f, const char *path)
-{
-    if (f == stdout)
-        return fflush(f) == 0 ? 0 : -1;
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        fprintf(stderr, "gpusim: export: cannot write '%s'\n", path);
-        return -1;
-    }
     return 0;
 }
 
@@ -127,21 +111,19 @@ int gs_cmd_export(int argc, char **argv)
         const char *path = pass == 0 ? perfetto : om;
         if (!path)
             continue;
-        FILE *f = open_out(path);
-        if (!f) {
-            fprintf(stderr, "gpusim: export: cannot create '%s': %s\n", path, strerror(errno));
+        struct gs_outfile out;
+        const char *inputs[] = {trace};
+        if (gs_outfile_open(&out, path, inputs, 1, "export") != 0)
             return GS_EXIT_USAGE;
-        }
-        int rc = pass == 0 ? gs_export_perfetto(trace, f, err, sizeof err)
-                           : gs_export_openmetrics(trace, epoch, f, err, sizeof err);
-        if (close_out(f, path) != 0 && rc == 0)
-            return GS_EXIT_USAGE;
+        int rc = pass == 0 ? gs_export_perfetto(trace, out.f, err, sizeof err)
+                           : gs_export_openmetrics(trace, epoch, out.f, err, sizeof err);
         if (rc != 0) {
+            gs_outfile_abort(&out); /* no half-written file left behind, the target untouched */
             fprintf(stderr, "gpusim: %s\n", err);
-            if (f != stdout)
-                remove(path); /* no half-written file left behind */
             return rc == GS_ENOMEM ? GS_EXIT_INTERNAL : GS_EXIT_USAGE;
         }
+        if (gs_outfile_commit(&out, "export") != 0)
+            return GS_EXIT_USAGE;
     }
     return gs_cli_incomplete(trace, allow);
 }

@@ -9,6 +9,7 @@
 #include "reports/report.h"
 #include "reports/study.h"
 #include "cli/cli.h"
+#include "cli/outfile.h"
 
 static const char usage[] =
     "usage: gpusim report TRACE.db [--format text|json|csv] [--allow-incomplete]\n"
@@ -94,21 +95,18 @@ int gs_cmd_report(int argc, char **argv)
         return GS_EXIT_USAGE;
     }
     if (html) {
-        FILE *f = fopen(html, "w");
-        if (!f) {
-            fprintf(stderr, "gpusim: report: cannot write '%s': %s\n", html, strerror(errno));
+        struct gs_outfile out;
+        const char *inputs[] = {trace};
+        if (gs_outfile_open(&out, html, inputs, 1, "report") != 0)
             return GS_EXIT_USAGE;
-        }
-        int rc = gs_report_html(trace, &ho, f, err, sizeof err);
-        if (fclose(f) != 0 && !rc) {
-            snprintf(err, sizeof err, "cannot write '%s': %s", html, strerror(errno));
-            rc = -1;
-        }
+        int rc = gs_report_html(trace, &ho, out.f, err, sizeof err);
         if (rc) {
+            gs_outfile_abort(&out);
             fprintf(stderr, "gpusim: report: %s\n", err);
-            remove(html);
             return GS_EXIT_USAGE;
         }
+        if (gs_outfile_commit(&out, "report") != 0)
+            return GS_EXIT_USAGE;
         return gs_cli_incomplete(trace, allow);
     }
     if (strcmp(format, "text") == 0) {

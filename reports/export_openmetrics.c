@@ -21,6 +21,7 @@
  *   dcgm-exporter (etc/default-counters.csv): DCGM_FI_DEV_XID_ERRORS{gpu,device,modelName,
  *     Hostname}, the value of the last Xid (0 before any).
  * and the simulator's own measures without a real exporter as gpusim_*. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -607,7 +608,8 @@ int gs_export_openmetrics(const char *trace_path, int64_t epoch_s, FILE *out, ch
     if (rc == 0) {
         fputs("# EOF\n", out);
         if (fflush(out) != 0 || ferror(out))
-            rc = gs_report_error(errbuf, errlen, GS_EIO, "cannot write the OpenMetrics text");
+            rc = gs_report_error(errbuf, errlen, GS_EIO, "cannot write the OpenMetrics text: %s",
+                                 strerror(errno ? errno : EIO));
     } else if (rc == GS_ENOMEM) {
         rc = gs_report_error(errbuf, errlen, rc, "out of memory");
     } else if (rc == GS_ESQL) {

@@ -9,6 +9,7 @@
  * chrome://tracing both read it; both expect the complete events of one thread to nest, so
  * slices that would overlap on a thread (pods sharing a GPU, operands running at once) are put
  * on threads of their own. */
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -462,7 +463,8 @@ int gs_export_perfetto(const char *trace_path, FILE *out, char *errbuf, int errl
     if (rc == 0) {
         fputs("\n]}\n", out);
         if (fflush(out) != 0 || ferror(out))
-            rc = gs_report_error(errbuf, errlen, GS_EIO, "cannot write the Perfetto JSON");
+            rc = gs_report_error(errbuf, errlen, GS_EIO, "cannot write the Perfetto JSON: %s",
+                                 strerror(errno ? errno : EIO));
     }
 done:
     if (rc == GS_ENOMEM)

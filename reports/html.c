@@ -3,6 +3,7 @@
  * the embedded script (reports/html/report.js) draws it. */
 #include "reports/html.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdbool.h>
@@ -666,12 +667,14 @@ static int write_page(FILE *out, const char *title, json_t *page, struct ctx *c)
           "<script type=\"application/json\" id=\"gpusim-data\">",
           out);
     if (json_dumpf(page, out, JSON_COMPACT | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(9)) != 0)
-        return gs_report_error(c->err, c->errlen, GS_EIO, "cannot write the HTML report");
+        return gs_report_error(c->err, c->errlen, GS_EIO, "cannot write the HTML report: %s",
+                               strerror(errno ? errno : EIO));
     fputs("</script>\n<script>\n", out);
     fputs(gs_html_report_js, out);
     fputs("</script>\n</body>\n</html>\n", out);
     if (ferror(out) || fflush(out) != 0)
-        return gs_report_error(c->err, c->errlen, GS_EIO, "cannot write the HTML report");
+        return gs_report_error(c->err, c->errlen, GS_EIO, "cannot write the HTML report: %s",
+                               strerror(errno ? errno : EIO));
     return 0;
 }
 
