@@ -815,6 +815,8 @@ int gs_study_print_text(const json_t *doc, FILE *out)
             if (isfinite(u))
                 fprintf(out, ", GPUs %5.1f%% (%.2f of %.2f GPU-hours)", 100 * u,
                         jnum(json_object_get(v, "gpuHoursAllocated")), jnum(json_object_get(v, "gpuHoursAllocatable")));
+            else if (jnum(json_object_get(json_object_get(doc, "run"), "endSeconds")) <= 0)
+                fputs(", no time simulated", out); /* utilisation over no time is not defined */
             else
                 fputs(", no GPUs allocatable", out);
             double cost = jnum(json_object_get(v, "cost"));

@@ -48,6 +48,9 @@ head_yaml zero >"$tmp/zero.yaml"
 run zero
 expect zero "warning: the run ended at 0s, so nothing was simulated: without spec.horizon a run ends when nothing is left to happen, and nothing was after time 0 (no pod that runs for a while, no event, no check with a time)"
 grep -q '^Simulated:   0s' "$tmp/zero.out" || bad "zero: not at 0s: $(grep Simulated "$tmp/zero.out")"
+# utilisation over no time is not defined: the pool's GPUs are there, no time went by
+grep -qE '^  [a-z0-9-]+ +0\.00 node-hours, no time simulated$' "$tmp/zero.out" ||
+  bad "zero: utilisation line: $(grep -A1 '^Utilisation' "$tmp/zero.out" | tail -1)"
 
 # Every pod refused by the API server (half a GPU is not a quantity an extended resource takes).
 { head_yaml rejected 5m; echo '  workloads:'; pod half 0.5; pod quarter 0.25; } >"$tmp/rejected.yaml"
