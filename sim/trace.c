@@ -1106,17 +1106,28 @@ int gs_trace_close(struct gs_trace *t, const char *status, gs_time end_us)
 
 /* ------------------------------------------------------------------ scheduling attempts */
 
-int gs_trace_attempt(struct gs_trace *t, const struct gs_trace_attempt *a, int64_t *id)
+/* The statement `which` of the attempt tables, ready to bind: *st NULL (and 0) below
+ * --trace-level full, where they are not written; the trace's first error once it failed. */
+static int begin_full(struct gs_trace *t, int which, sqlite3_stmt **st)
 {
-    *id = 0;
+    *st = NULL;
     if (t->failed)
         return t->failed;
     if (t->level != GS_TRACE_FULL)
         return 0;
     int rc = begin_write(t);
-    if (rc != 0)
+    if (rc == 0)
+        *st = t->st[which];
+    return rc;
+}
+
+int gs_trace_attempt(struct gs_trace *t, const struct gs_trace_attempt *a, int64_t *id)
+{
+    *id = 0;
+    sqlite3_stmt *st;
+    int rc = begin_full(t, ST_ATTEMPT, &st);
+    if (rc != 0 || !st)
         return rc;
-    sqlite3_stmt *st = t->st[ST_ATTEMPT];
     int brc = sqlite3_bind_int64(st, 1, a->t_us) | sqlite3_bind_int(st, 2, a->pod_id) | bind_opt(st, 3, a->node_id) |
               sqlite3_bind_int(st, 4, a->feasible) | sqlite3_bind_int(st, 5, a->evaluated) |
               (a->scored ? sqlite3_bind_int64(st, 6, a->score) : sqlite3_bind_null(st, 6)) |
@@ -1129,28 +1140,20 @@ int gs_trace_attempt(struct gs_trace *t, const struct gs_trace_attempt *a, int64
 
 int gs_trace_attempt_again(struct gs_trace *t, int64_t id, gs_time t_us)
 {
-    if (t->failed)
-        return t->failed;
-    if (t->level != GS_TRACE_FULL)
-        return 0;
-    int rc = begin_write(t);
-    if (rc != 0)
+    sqlite3_stmt *st;
+    int rc = begin_full(t, ST_ATTEMPT_BUMP, &st);
+    if (rc != 0 || !st)
         return rc;
-    sqlite3_stmt *st = t->st[ST_ATTEMPT_BUMP];
     int brc = sqlite3_bind_int64(st, 1, t_us) | sqlite3_bind_int64(st, 2, id);
     return write_row(t, ST_ATTEMPT_BUMP, brc, "write attempt");
 }
 
 int gs_trace_verdict(struct gs_trace *t, int id, const char *plugin, const char *code, const char *reason)
 {
-    if (t->failed)
-        return t->failed;
-    if (t->level != GS_TRACE_FULL)
-        return 0;
-    int rc = begin_write(t);
-    if (rc != 0)
+    sqlite3_stmt *st;
+    int rc = begin_full(t, ST_VERDICT, &st);
+    if (rc != 0 || !st)
         return rc;
-    sqlite3_stmt *st = t->st[ST_VERDICT];
     int brc = sqlite3_bind_int(st, 1, id) | bind_text(st, 2, plugin) | bind_text(st, 3, code) |
               bind_text(st, 4, reason);
     return write_row(t, ST_VERDICT, brc, "write verdict");
@@ -1158,42 +1161,30 @@ int gs_trace_verdict(struct gs_trace *t, int id, const char *plugin, const char 
 
 int gs_trace_verdict_reason(struct gs_trace *t, int verdict_id, const char *reason)
 {
-    if (t->failed)
-        return t->failed;
-    if (t->level != GS_TRACE_FULL)
-        return 0;
-    int rc = begin_write(t);
-    if (rc != 0)
+    sqlite3_stmt *st;
+    int rc = begin_full(t, ST_VERDICT_REASON, &st);
+    if (rc != 0 || !st)
         return rc;
-    sqlite3_stmt *st = t->st[ST_VERDICT_REASON];
     int brc = sqlite3_bind_int(st, 1, verdict_id) | bind_text(st, 2, reason);
     return write_row(t, ST_VERDICT_REASON, brc, "write verdict_reason");
 }
 
 int gs_trace_node_set(struct gs_trace *t, int id, int base_id)
 {
-    if (t->failed)
-        return t->failed;
-    if (t->level != GS_TRACE_FULL)
-        return 0;
-    int rc = begin_write(t);
-    if (rc != 0)
+    sqlite3_stmt *st;
+    int rc = begin_full(t, ST_NODE_SET, &st);
+    if (rc != 0 || !st)
         return rc;
-    sqlite3_stmt *st = t->st[ST_NODE_SET];
     int brc = sqlite3_bind_int(st, 1, id) | (base_id > 0 ? sqlite3_bind_int(st, 2, base_id) : sqlite3_bind_null(st, 2));
     return write_row(t, ST_NODE_SET, brc, "write node_set");
 }
 
 int gs_trace_node_set_verdict(struct gs_trace *t, int set_id, int node_id, int verdict_id)
 {
-    if (t->failed)
-        return t->failed;
-    if (t->level != GS_TRACE_FULL)
-        return 0;
-    int rc = begin_write(t);
-    if (rc != 0)
+    sqlite3_stmt *st;
+    int rc = begin_full(t, ST_NODE_SET_VERDICT, &st);
+    if (rc != 0 || !st)
         return rc;
-    sqlite3_stmt *st = t->st[ST_NODE_SET_VERDICT];
     int brc = sqlite3_bind_int(st, 1, set_id) | sqlite3_bind_int(st, 2, node_id) | sqlite3_bind_int(st, 3, verdict_id);
     return write_row(t, ST_NODE_SET_VERDICT, brc, "write node_set_verdict");
 }
@@ -1201,14 +1192,10 @@ int gs_trace_node_set_verdict(struct gs_trace *t, int set_id, int node_id, int v
 int gs_trace_attempt_score(struct gs_trace *t, int64_t attempt_id, int node_id, const char *plugin, int64_t score,
                            int64_t weight)
 {
-    if (t->failed)
-        return t->failed;
-    if (t->level != GS_TRACE_FULL)
-        return 0;
-    int rc = begin_write(t);
-    if (rc != 0)
+    sqlite3_stmt *st;
+    int rc = begin_full(t, ST_ATTEMPT_SCORE, &st);
+    if (rc != 0 || !st)
         return rc;
-    sqlite3_stmt *st = t->st[ST_ATTEMPT_SCORE];
     int brc = sqlite3_bind_int64(st, 1, attempt_id) | sqlite3_bind_int(st, 2, node_id) | bind_text(st, 3, plugin) |
               sqlite3_bind_int64(st, 4, score) | sqlite3_bind_int64(st, 5, weight);
     return write_row(t, ST_ATTEMPT_SCORE, brc, "write attempt_score");
