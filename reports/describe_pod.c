@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "models/quantity.h"
 #include "reports/get.h"
+#include "reports/explain_internal.h"
 #include "reports/get_internal.h"
 #include "reports/open.h"
 
@@ -48,20 +49,6 @@ static void cpu_str(int64_t m, char *buf, size_t n)
         snprintf(buf, n, "%" PRId64, m / 1000);
     else
         snprintf(buf, n, "%" PRId64 "m", m);
-}
-
-static void bytes_str(int64_t b, char *buf, size_t n)
-{
-    static const char *const suf[] = {"Ki", "Mi", "Gi", "Ti", "Pi"};
-    int k = -1;
-    while (b != 0 && b % 1024 == 0 && k < 4) {
-        b /= 1024;
-        k++;
-    }
-    if (k < 0)
-        snprintf(buf, n, "%" PRId64, b);
-    else
-        snprintf(buf, n, "%" PRId64 "%s", b, suf[k]);
 }
 
 int gs_report_describe_pod(const char *trace, const char *name, int64_t at_us, FILE *out, char *errbuf, int errlen)
@@ -112,7 +99,7 @@ int gs_report_describe_pod(const char *trace, const char *name, int64_t at_us, F
         fprintf(out, "NominatedNodeName: %s\n", h->nodes[p->nominated].name);
     char cpu[32], mem[32];
     cpu_str(hp->cpu_m, cpu, sizeof cpu);
-    bytes_str(hp->memory_b, mem, sizeof mem);
+    gs_explain_bytes(hp->memory_b, mem, sizeof mem);
     fprintf(out, "Requests:\n  cpu:             %s\n  memory:          %s\n", cpu, mem);
     if (hp->gpu > 0)
         fprintf(out, "  nvidia.com/gpu:  %" PRId64 "\n", hp->gpu);

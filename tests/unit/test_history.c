@@ -10,21 +10,14 @@
 #include <unistd.h>
 
 #include "reports/history.h"
+#include "run_scenario.h"
 #include "reports/open.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
 
 static void run_to(const char *scenario, const char *trace)
 {
-    struct gs_scenario sc;
-    struct gs_error err = {0};
-    cr_assert(eq(int, gs_scenario_load(scenario, NULL, 0, -1, -1, &sc, &err), 0), "%s:%d:%d: %s", err.file, err.line,
-              err.col, err.msg);
-    struct gs_run_opts o = {.trace_path = trace, .trace_level = GS_TRACE_EVENTS};
-    struct gs_run_result res;
-    char ebuf[256] = "";
-    cr_assert(eq(int, gs_run(&sc, &o, &res, ebuf, sizeof ebuf), 0), "%s: %s", scenario, ebuf);
-    gs_scenario_free(&sc);
+    gs_test_run_file(scenario, trace, GS_TRACE_EVENTS);
 }
 
 static sqlite3 *open_trace(const char *path)

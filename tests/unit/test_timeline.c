@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "models/quantity.h"
 #include "reports/timeline.h"
+#include "run_scenario.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
 
@@ -21,16 +22,7 @@ static char *text;
 
 static void run_file(const char *rel)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", GPUSIM_SOURCE_DIR, rel);
-    struct gs_scenario sc;
-    struct gs_error err = {0};
-    cr_assert(eq(int, gs_scenario_load(path, NULL, 0, -1, -1, &sc, &err), 0), "%s", err.msg);
-    struct gs_run_opts o = {.trace_path = trace_path, .trace_level = GS_TRACE_EVENTS};
-    struct gs_run_result r;
-    char ebuf[256];
-    cr_assert(eq(int, gs_run(&sc, &o, &r, ebuf, sizeof ebuf), 0), "%s", ebuf);
-    gs_scenario_free(&sc);
+    gs_test_run_file(rel, trace_path, GS_TRACE_EVENTS);
 }
 
 static void setup(void)
