@@ -138,28 +138,6 @@ static void run_key(sqlite3 *db, const char *key, char *buf, size_t n)
     sqlite3_finalize(st);
 }
 
-/* The end of the run: end_us, or for an incomplete trace complete_until_us (as describe). */
-static int64_t run_end(sqlite3 *db)
-{
-    char status[32], v[64];
-    run_key(db, "status", status, sizeof status);
-    if (strcmp(status, "complete") != 0) {
-        run_key(db, "complete_until_us", v, sizeof v);
-        if (v[0] && strtoll(v, NULL, 10) >= 0)
-            return strtoll(v, NULL, 10);
-    }
-    run_key(db, "end_us", v, sizeof v);
-    if (v[0])
-        return strtoll(v, NULL, 10);
-    sqlite3_stmt *st;
-    int64_t t = 0;
-    if (sqlite3_prepare_v2(db, "SELECT max(created_us) FROM pod", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        t = col_i64(st, 0);
-    sqlite3_finalize(st);
-    return t < 0 ? 0 : t;
-}
-
 /* Up to 3 pod names nearest to `name` into buf ("'a', 'b'"), "" when none is near. */
 static void nearest_names(sqlite3 *db, const char *name, char *buf, size_t n)
 {
@@ -489,12 +467,14 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
     struct gs_explain_scores *scores = NULL;
     char *sets[MAX_SETS];
     int nsets = 0;
-    int64_t at = o->at_us >= 0 ? o->at_us : run_end(db);
+    int64_t at = o->at_us >= 0 ? o->at_us : gs_report_run_end(db);
     int64_t replay_at = at; /* where the replay stops: T, or the binding of a pod bound by T */
     char tbuf[64];
     dur(at, tbuf, sizeof tbuf);
 
-    rc = find_pod(db, o->trace, o->pod, at, &tp, errbuf, errlen);
+    rc = gs_report_check_time(db, o->trace, "--at", o->at_us, errbuf, errlen);
+    if (rc == 0)
+        rc = find_pod(db, o->trace, o->pod, at, &tp, errbuf, errlen);
     /* What made the trace: the scenario, its seed, overrides and horizon. */
     char path[1024] = "", seed_s[64], hz[64];
     if (rc == 0) {
