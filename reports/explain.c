@@ -280,6 +280,23 @@ static bool has_events(sqlite3 *db)
 
 /* ------------------------------------------------------------------ the replay's check */
 
+void gs_explain_binding_differs(const char *pod, int64_t trace_us, int64_t replay_us, int64_t at_us, char *buf,
+                                size_t n)
+{
+    char a[64], b[64], t[64];
+    dur(trace_us, a, sizeof a);
+    dur(replay_us, b, sizeof b);
+    dur(at_us, t, sizeof t);
+    if (trace_us >= 0 && replay_us >= 0)
+        snprintf(buf, n, "pod '%s' was bound at %s in the trace, at %s in the replay", pod, a, b);
+    else if (trace_us >= 0)
+        snprintf(buf, n, "pod '%s' was bound at %s in the trace, but not by %s in the replay", pod, a, t);
+    else if (replay_us >= 0)
+        snprintf(buf, n, "pod '%s' was not bound by %s in the trace, but at %s in the replay", pod, t, b);
+    else
+        snprintf(buf, n, "pod '%s' was not bound by %s in the trace nor in the replay", pod, t);
+}
+
 /* Compare the replayed cluster with the trace at T: nodes by id, pods created by T by id (name,
  * binding time and node). 0, or GS_EINVAL with what differs in `why`. */
 static int check_replay(sqlite3 *db, const struct gs_replay *r, int64_t at, char *why, size_t n, int *npods_out)
@@ -339,18 +356,17 @@ static int check_replay(sqlite3 *db, const struct gs_replay *r, int64_t at, char
         }
         bool bound_t = sched >= 0 && sched <= at, bound_r = p->scheduled_us >= 0;
         if (bound_t != bound_r || (bound_t && sched != p->scheduled_us)) {
-            char a[64] = "not bound", b[64] = "not bound";
-            if (bound_t)
-                dur(sched, a, sizeof a);
-            if (bound_r)
-                dur(p->scheduled_us, b, sizeof b);
-            snprintf(why, n, "pod '%s' was bound at %s in the trace, at %s in the replay", name, a, b);
+            gs_explain_binding_differs(name, bound_t ? sched : -1, bound_r ? p->scheduled_us : -1, at, why, n);
             rc = GS_EINVAL;
             break;
         }
         if (bound_t && p->last_node >= 0 && (!node || strcmp(node, w->nodes[p->last_node].name) != 0)) {
-            snprintf(why, n, "pod '%s' is on node %s in the trace, on %s in the replay", name, node ? node : "?",
-                     w->nodes[p->last_node].name);
+            if (node)
+                snprintf(why, n, "pod '%s' is on node %s in the trace, on node %s in the replay", name, node,
+                         w->nodes[p->last_node].name);
+            else
+                snprintf(why, n, "pod '%s' is on no node in the trace, on node %s in the replay", name,
+                         w->nodes[p->last_node].name);
             rc = GS_EINVAL;
             break;
         }

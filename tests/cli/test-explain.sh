@@ -223,6 +223,17 @@ sed 's/nodeName: gpu-0, containers: \[{name: main, resources: {limits: {nvidia.c
 "$bin" explain "$tmp/moved.db" four-gpu --scenario "$tmp/changed.yaml" >"$tmp/e.out" 2>&1; rc=$?
 [ $rc -eq 2 ] || { echo "FAIL: changed scenario exit $rc"; fail=1; }
 expect "$tmp/e.out" "the replay of '.*changed.yaml' disagrees with the trace at 10m0s: .*give the scenario the trace was made from with --scenario FILE"
+# The node GPU count changed 4 -> 8 after the run: the replay binds four-gpu, the trace never did;
+# the sentence says so in words (it once said "was bound at not bound in the trace").
+sed '16s/count: 4/count: 8/' "$tmp/elsewhere.yaml" >"$tmp/bigger.yaml"
+grep -q 'gpu: {product: NVIDIA-L4, count: 8}' "$tmp/bigger.yaml" || { echo "FAIL: bigger.yaml not edited"; fail=1; }
+"$bin" explain "$tmp/moved.db" four-gpu --scenario "$tmp/bigger.yaml" >"$tmp/e.out" 2>&1; rc=$?
+[ $rc -eq 2 ] || { echo "FAIL: bigger scenario exit $rc"; fail=1; }
+expect "$tmp/e.out" "disagrees with the trace at 10m0s: pod 'four-gpu' was not bound by 10m0s in the trace, but at 1m0s in the replay\."
+# --at after the end of the run (10m) is refused (docs/cli.md): no replay "to 99h"
+"$bin" explain "$tmp/moved.db" four-gpu --scenario "$tmp/elsewhere.yaml" --at 99h >"$tmp/e.out" 2>&1; rc=$?
+[ $rc -eq 2 ] || { echo "FAIL: --at 99h exit $rc"; fail=1; }
+expect "$tmp/e.out" "^gpusim: explain: --at 99h0m0s is after the end of the run at 10m0s: trace '.*moved.db' holds nothing later$"
 
 [ $fail -eq 0 ] && echo "ok: explain"
 exit $fail
