@@ -642,6 +642,7 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
             fprintf(out, shown ? ".\n" : "Every pod of the group created so far is placed: it waits for more to be created.\n");
         } else {
             struct gs_explain_ctx x = {.r = &r,
+                                       .db = db,
                                        .pod = pod,
                                        .at = at,
                                        .scenario_path = path,

@@ -23,6 +23,7 @@ struct gs_explain_ctx {
     const struct gs_explain_scores *scores; /* what the replay observed of the pod's cycles */
     int64_t last_attempt;        /* the time of its last FailedScheduling by T, -1 none */
     FILE *out;
+    struct sqlite3 *db;          /* the trace (borrowed): the summary's never-fits rule reads it */
 };
 
 /* For a pod not bound at T: the nodes grouped by their first failing Filter plugin, the

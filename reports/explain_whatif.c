@@ -27,6 +27,7 @@
 #include "models/dra/dra_state.h"
 #include "models/quantity.h"
 #include "reports/explain_internal.h"
+#include "reports/report.h"
 #include "sim/scenario/yaml.h"
 
 #define SHOW_NODES 8    /* node names listed per group before "and N more" */
@@ -49,6 +50,7 @@ struct ctx {
     struct verdict *v; /* per existing node */
     int nv;
     int feasible;
+    char never[512]; /* the summary's "it can never be scheduled" sentence, "" when it may fit */
 };
 
 static void dur(int64_t us, char *buf, size_t n)
@@ -370,6 +372,8 @@ static int diagnose_resources(struct ctx *k, int why, int *lines)
                     "  %s %s free on these nodes (%s in the cluster), but the largest free block on one node is %s "
                     "(%s) and the pod asks for %s on one node: fragmentation.\n",
                     a, word, cl, b, k->w->nodes[rows[0].node].name, c);
+        else if (k->never[0])
+            ; /* the request exceeds every node's allocatable: said once, by gs_explain_unbound */
         else
             fprintf(out,
                     "  Only %s %s free on these nodes (%s in the cluster), and the pod asks for %s: not enough free "
@@ -1151,6 +1155,13 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
         gs_free(k.v);
         return 0;
     }
+    if (x->db) {
+        const struct gs_pod *p = &k.w->pods[k.pod];
+        int64_t gpu = k.gpu_res >= 0 ? p->tmpl->requests.v[k.gpu_res] : 0;
+        if (gs_report_never_fits(x->db, p->name, p->tmpl->requests.v[GS_RES_CPU], p->tmpl->requests.v[GS_RES_MEMORY],
+                                 gpu, k.never, sizeof k.never) != 1)
+            k.never[0] = '\0';
+    }
     print_groups(&k);
     compare_last_attempt(&k);
     int lines = 0, rc = diagnose_resources(&k, 0, &lines);
@@ -1165,6 +1176,11 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
         else
             fprintf(out, "for its next scheduling attempt (backoff, or a cluster event that moves it back to the "
                          "active queue).\n");
+        lines++;
+    }
+    if (k.never[0]) {
+        /* the summary's warning, by its rule (reports/report.h gs_report_never_fits) */
+        fprintf(out, "  P%s, whatever is removed: the request exceeds the largest node's allocatable.\n", k.never + 1);
         lines++;
     }
     if (rc == 0)
@@ -1250,6 +1266,12 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
     dur(x->at, t, sizeof t);
     fprintf(out, "\nWhat would change it (each checked by re-running the filters on the cluster at %s with the change):\n", t);
     int before = lines;
+    if (k.never[0]) {
+        fprintf(out, "  (none: the request exceeds the largest node's allocatable, so no change to the cluster's "
+                     "pods, taints or selectors lets it fit; only a larger node would)\n");
+        gs_free(k.v);
+        return rc;
+    }
     if (rc == 0)
         rc = try_removals(&k, &lines);
     if (rc == 0 && ntc > 0)

@@ -234,6 +234,28 @@ expect "$tmp/e.out" "disagrees with the trace at 10m0s: pod 'four-gpu' was not b
 "$bin" explain "$tmp/moved.db" four-gpu --scenario "$tmp/elsewhere.yaml" --at 99h >"$tmp/e.out" 2>&1; rc=$?
 [ $rc -eq 2 ] || { echo "FAIL: --at 99h exit $rc"; fail=1; }
 expect "$tmp/e.out" "^gpusim: explain: --at 99h0m0s is after the end of the run at 10m0s: trace '.*moved.db' holds nothing later$"
+# A request above every node's allocatable (2 nodes x 4 L4, 9 GPUs): the summary's rule and
+# sentence (gs_report_never_fits), not "not enough free capacity", and no change is offered.
+cat >"$tmp/big.yaml" <<'YAML'
+apiVersion: gpusim/v1alpha1
+kind: Scenario
+metadata: {name: big}
+spec:
+  horizon: 10m
+  cluster:
+    nodePools:
+    - {name: gpu, count: 2, gpu: {product: NVIDIA-L4, count: 4}, capacity: {cpu: "48", memory: 192Gi}}
+  workloads:
+  - {name: busy-0, arrival: {at: 0s}, template: {spec: {nodeName: gpu-0, containers: [{name: main, resources: {limits: {nvidia.com/gpu: 1}}}]}}}
+  - {name: nine, arrival: {at: 1m}, template: {spec: {containers: [{name: main, resources: {limits: {nvidia.com/gpu: 9}}}]}}}
+YAML
+run "$tmp/big.db" "$tmp/big.yaml"
+"$bin" explain "$tmp/big.db" nine >"$tmp/e.out" 2>&1 || { echo "FAIL: explain nine exit $?"; cat "$tmp/e.out"; fail=1; }
+expect "$tmp/e.out" "^  Pod nine asks for 9 nvidia.com/gpu, more than any node has \(at most 4\): it can never be scheduled, whatever is removed"
+expect "$tmp/e.out" "^  \(none: the request exceeds the largest node's allocatable"
+if grep -q 'not enough free capacity' "$tmp/e.out"; then echo "FAIL: 'not enough free capacity' for a request no node can hold"; fail=1; fi
+"$bin" report "$tmp/big.db" >"$tmp/r.out" 2>&1
+expect "$tmp/r.out" "warning: pod nine asks for 9 nvidia.com/gpu, more than any node has \(at most 4\): it can never be scheduled$"
 
 [ $fail -eq 0 ] && echo "ok: explain"
 exit $fail
