@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/array.h"
@@ -136,6 +137,23 @@ static void run_key(sqlite3 *db, const char *key, char *buf, size_t n)
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
         snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
+}
+
+/* A relative run.scenario_path is relative to the directory `gpusim run` ran in, which the trace
+ * does not record: when it names no file from the current directory, and a file of that name is
+ * beside the trace (the usual `cd dir && gpusim run x.yaml`, trace in dir), use that one
+ * (path, size n, is rewritten). An absolute path, or one found from here, is left as it is. */
+static void resolve_beside_trace(char *path, size_t n, const char *trace)
+{
+    if (!path[0] || path[0] == '/' || access(path, F_OK) == 0)
+        return;
+    const char *slash = strrchr(trace, '/');
+    if (!slash)
+        return; /* the trace is in the current directory: nothing else to try */
+    char alt[2048];
+    int len = snprintf(alt, sizeof alt, "%.*s/%s", (int)(slash - trace), trace, path);
+    if (len > 0 && (size_t)len < n && (size_t)len < sizeof alt && access(alt, F_OK) == 0)
+        memcpy(path, alt, (size_t)len + 1);
 }
 
 /* Up to 3 pod names nearest to `name` into buf ("'a', 'b'"), "" when none is near. */
@@ -497,6 +515,8 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
         run_key(db, "scenario_path", path, sizeof path);
         if (o->scenario)
             snprintf(path, sizeof path, "%s", o->scenario);
+        else
+            resolve_beside_trace(path, sizeof path, o->trace);
         if (!path[0])
             rc = gs_report_error(errbuf, errlen, GS_EINVAL,
                                  "trace '%s' does not say which scenario made it (no run.scenario_path): give it "

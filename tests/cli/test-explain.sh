@@ -256,6 +256,12 @@ expect "$tmp/e.out" "^  \(none: the request exceeds the largest node's allocatab
 if grep -q 'not enough free capacity' "$tmp/e.out"; then echo "FAIL: 'not enough free capacity' for a request no node can hold"; fail=1; fi
 "$bin" report "$tmp/big.db" >"$tmp/r.out" 2>&1
 expect "$tmp/r.out" "warning: pod nine asks for 9 nvidia.com/gpu, more than any node has \(at most 4\): it can never be scheduled$"
+# A relative scenario_path, explained from another directory: found beside the trace.
+mkdir -p "$tmp/rel" && cp "$root/scenarios/teaching/fragmentation.yaml" "$tmp/rel/x.yaml"
+(cd "$tmp/rel" && "$bin" run x.yaml -o x.db --quiet-progress >/dev/null 2>&1)
+[ "$(sqlite3 "$tmp/rel/x.db" "SELECT value FROM run WHERE key = 'scenario_path'")" = x.yaml ] || { echo "FAIL: scenario_path is not x.yaml"; fail=1; }
+(cd / && "$bin" explain "$tmp/rel/x.db" four-gpu) >"$tmp/e.out" 2>&1 || { echo "FAIL: explain from / exit $?"; cat "$tmp/e.out"; fail=1; }
+expect "$tmp/e.out" "^Replay: +$tmp/rel/x.yaml --seed 1, run to 10m0s: agrees with the trace"
 
 [ $fail -eq 0 ] && echo "ok: explain"
 exit $fail
