@@ -922,6 +922,26 @@ static int cmp_fit(const void *a, const void *b)
 /* Take pod p off node n in the world at T, as its deletion would: its requests (gs_world_unassign)
  * and the GPUs the device plugin gave it (gs_node.gpus, which NodeResourcesFit's gpu-milli check
  * and Open-Gpu-Share read). put_back undoes it. */
+/* The whole GPUs the device plugin gave pod p on node n as the DRA ledger records them (a node
+ * with both the device plugin and the DRA driver: dra.h DECISION), into idx; their number, 0 when
+ * the ledger records none. */
+static int dp_ledger_gpus(const struct ctx *k, int p, int n, int *idx)
+{
+    const struct gs_dra_state *st = k->c->dra;
+    if (!st || p >= st->pods_cap || st->pod_dp_node[p] != n || n >= st->nodes_cap)
+        return 0;
+    int cnt = 0;
+    for (int i = 0; i < GS_DRA_MAX_GPUS; i++)
+        if (st->pod_dp[p] >> i & 1)
+            idx[cnt++] = i;
+    return cnt;
+}
+
+/* Take pod p off node n in the world at T, as its deletion would: its requests (gs_world_unassign)
+ * the GPUs the device plugin gave it (gs_node.gpus, which NodeResourcesFit's gpu-milli check
+ * and Open-Gpu-Share read), and those GPUs in the DRA ledger, which DynamicResources reads (it
+ * treats GPUs the device plugin holds as taken: sim/cluster/dra.c dp_release does the same on a
+ * real deletion). put_back undoes it. */
 static void take_off(struct ctx *k, int p)
 {
     int n = k->w->pods[p].node, gn;
@@ -931,6 +951,9 @@ static void take_off(struct ctx *k, int p)
         gs_gpushare_release(&k->w->nodes[n].gpus, &a);
         gs_node_touch(k->w, n);
     }
+    int idx[GS_DRA_MAX_GPUS], cnt = dp_ledger_gpus(k, p, n, idx);
+    if (cnt > 0)
+        gs_gpu_ledger_dp_release(&k->c->dra->nodes[n].ledger, idx, cnt);
 }
 
 static void put_back(struct ctx *k, int p, int n)
@@ -942,6 +965,9 @@ static void put_back(struct ctx *k, int p, int n)
         gs_gpushare_commit(&k->w->nodes[n].gpus, &a);
         gs_node_touch(k->w, n);
     }
+    int idx[GS_DRA_MAX_GPUS], cnt = dp_ledger_gpus(k, p, n, idx);
+    if (cnt > 0)
+        gs_gpu_ledger_dp_retake(&k->c->dra->nodes[n].ledger, idx, cnt);
 }
 
 /* Victims on node n (SelectVictimsOnNode, as the header says); returns true with *f filled when
@@ -1011,8 +1037,11 @@ static int try_removals(struct ctx *k, int *lines)
         rc = GS_ENOMEM;
     int nf = 0;
     for (int i = 0; i < k->nv && rc == 0; i++) {
-        /* Removing pods helps only a node whose resources are what the filters reject. */
-        if (k->v[i].code == GS_ST_SUCCESS || k->v[i].plugin != GS_PL_NODE_RESOURCES_FIT)
+        /* Removing pods helps only a node whose resources are what the filters reject: its
+         * requests (NodeResourcesFit), or the GPUs the device plugin holds, which DRA counts as
+         * taken (DynamicResources: take_off gives them back to the ledger). */
+        if (k->v[i].code == GS_ST_SUCCESS ||
+            (k->v[i].plugin != GS_PL_NODE_RESOURCES_FIT && k->v[i].plugin != GS_PL_DYNAMIC_RESOURCES))
             continue;
         if (victims_on(k, s, k->v[i].node, cands, &fits[nf]))
             nf++;

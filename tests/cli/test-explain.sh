@@ -262,6 +262,16 @@ mkdir -p "$tmp/rel" && cp "$root/scenarios/teaching/fragmentation.yaml" "$tmp/re
 [ "$(sqlite3 "$tmp/rel/x.db" "SELECT value FROM run WHERE key = 'scenario_path'")" = x.yaml ] || { echo "FAIL: scenario_path is not x.yaml"; fail=1; }
 (cd / && "$bin" explain "$tmp/rel/x.db" four-gpu) >"$tmp/e.out" 2>&1 || { echo "FAIL: explain from / exit $?"; cat "$tmp/e.out"; fail=1; }
 expect "$tmp/e.out" "^Replay: +$tmp/rel/x.yaml --seed 1, run to 10m0s: agrees with the trace"
+# dra-device-plugin-ledger: dra2 is refused by DynamicResources on l4-0 because dp-one (a
+# whole-GPU device-plugin pod) holds GPU 1, which DRA's ledger counts as taken; the what-if
+# removal gives it back to the ledger, so deleting dp-one is offered, and the run with it binds dra2.
+t=scenarios/teaching/dra-device-plugin-ledger.yaml
+run "$tmp/ledger.db" $t
+"$bin" explain "$tmp/ledger.db" dra2 --at 10m >"$tmp/ledger.txt" 2>&1 || { echo "FAIL: explain ledger exit $?"; cat "$tmp/ledger.txt"; fail=1; }
+expect "$tmp/ledger.txt" '^  DynamicResources +1  cannot allocate all claims: l4-0$'
+expect "$tmp/ledger.txt" '^  - fits on l4-0 if dp-one \(1 GPU, priority 0\) were gone$'
+expect "$tmp/ledger.txt" "try: gpusim run scenarios/teaching/dra-device-plugin-ledger.yaml --seed 1 --set 'events\[0\]=\{at: 10m0s, deletePod: \{pod: dp-one\}\}' --horizon 20m0s$"
+verify ledger "$tmp/ledger.txt" dra2 1 "$tmp/ledger.db"
 
 [ $fail -eq 0 ] && echo "ok: explain"
 exit $fail
