@@ -212,6 +212,10 @@ int gs_report_describe(const char *trace_path, const char *node, int64_t at_us, 
     if (rc != 0)
         return rc;
     sqlite3_stmt *st = NULL;
+    if ((rc = gs_report_check_time(db, trace_path, "--at", at_us, errbuf, errlen)) != 0) {
+        sqlite3_close(db);
+        return rc;
+    }
     /* The node, and the time: the end of the run unless --at. */
     int64_t id = -1;
     if (rc == 0) {

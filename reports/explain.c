@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/array.h"
@@ -138,26 +139,21 @@ static void run_key(sqlite3 *db, const char *key, char *buf, size_t n)
     sqlite3_finalize(st);
 }
 
-/* The end of the run: end_us, or for an incomplete trace complete_until_us (as describe). */
-static int64_t run_end(sqlite3 *db)
+/* A relative run.scenario_path is relative to the directory `gpusim run` ran in, which the trace
+ * does not record: when it names no file from the current directory, and a file of that name is
+ * beside the trace (the usual `cd dir && gpusim run x.yaml`, trace in dir), use that one
+ * (path, size n, is rewritten). An absolute path, or one found from here, is left as it is. */
+static void resolve_beside_trace(char *path, size_t n, const char *trace)
 {
-    char status[32], v[64];
-    run_key(db, "status", status, sizeof status);
-    if (strcmp(status, "complete") != 0) {
-        run_key(db, "complete_until_us", v, sizeof v);
-        if (v[0] && strtoll(v, NULL, 10) >= 0)
-            return strtoll(v, NULL, 10);
-    }
-    run_key(db, "end_us", v, sizeof v);
-    if (v[0])
-        return strtoll(v, NULL, 10);
-    sqlite3_stmt *st;
-    int64_t t = 0;
-    if (sqlite3_prepare_v2(db, "SELECT max(created_us) FROM pod", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        t = col_i64(st, 0);
-    sqlite3_finalize(st);
-    return t < 0 ? 0 : t;
+    if (!path[0] || path[0] == '/' || access(path, F_OK) == 0)
+        return;
+    const char *slash = strrchr(trace, '/');
+    if (!slash)
+        return; /* the trace is in the current directory: nothing else to try */
+    char alt[2048];
+    int len = snprintf(alt, sizeof alt, "%.*s/%s", (int)(slash - trace), trace, path);
+    if (len > 0 && (size_t)len < n && (size_t)len < sizeof alt && access(alt, F_OK) == 0)
+        memcpy(path, alt, (size_t)len + 1);
 }
 
 /* Up to 3 pod names nearest to `name` into buf ("'a', 'b'"), "" when none is near. */
@@ -302,6 +298,23 @@ static bool has_events(sqlite3 *db)
 
 /* ------------------------------------------------------------------ the replay's check */
 
+void gs_explain_binding_differs(const char *pod, int64_t trace_us, int64_t replay_us, int64_t at_us, char *buf,
+                                size_t n)
+{
+    char a[64], b[64], t[64];
+    dur(trace_us, a, sizeof a);
+    dur(replay_us, b, sizeof b);
+    dur(at_us, t, sizeof t);
+    if (trace_us >= 0 && replay_us >= 0)
+        snprintf(buf, n, "pod '%s' was bound at %s in the trace, at %s in the replay", pod, a, b);
+    else if (trace_us >= 0)
+        snprintf(buf, n, "pod '%s' was bound at %s in the trace, but not by %s in the replay", pod, a, t);
+    else if (replay_us >= 0)
+        snprintf(buf, n, "pod '%s' was not bound by %s in the trace, but at %s in the replay", pod, t, b);
+    else
+        snprintf(buf, n, "pod '%s' was not bound by %s in the trace nor in the replay", pod, t);
+}
+
 /* Compare the replayed cluster with the trace at T: nodes by id, pods created by T by id (name,
  * binding time and node). 0, or GS_EINVAL with what differs in `why`. */
 static int check_replay(sqlite3 *db, const struct gs_replay *r, int64_t at, char *why, size_t n, int *npods_out)
@@ -361,18 +374,17 @@ static int check_replay(sqlite3 *db, const struct gs_replay *r, int64_t at, char
         }
         bool bound_t = sched >= 0 && sched <= at, bound_r = p->scheduled_us >= 0;
         if (bound_t != bound_r || (bound_t && sched != p->scheduled_us)) {
-            char a[64] = "not bound", b[64] = "not bound";
-            if (bound_t)
-                dur(sched, a, sizeof a);
-            if (bound_r)
-                dur(p->scheduled_us, b, sizeof b);
-            snprintf(why, n, "pod '%s' was bound at %s in the trace, at %s in the replay", name, a, b);
+            gs_explain_binding_differs(name, bound_t ? sched : -1, bound_r ? p->scheduled_us : -1, at, why, n);
             rc = GS_EINVAL;
             break;
         }
         if (bound_t && p->last_node >= 0 && (!node || strcmp(node, w->nodes[p->last_node].name) != 0)) {
-            snprintf(why, n, "pod '%s' is on node %s in the trace, on %s in the replay", name, node ? node : "?",
-                     w->nodes[p->last_node].name);
+            if (node)
+                snprintf(why, n, "pod '%s' is on node %s in the trace, on node %s in the replay", name, node,
+                         w->nodes[p->last_node].name);
+            else
+                snprintf(why, n, "pod '%s' is on no node in the trace, on node %s in the replay", name,
+                         w->nodes[p->last_node].name);
             rc = GS_EINVAL;
             break;
         }
@@ -489,18 +501,22 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
     struct gs_explain_scores *scores = NULL;
     char *sets[MAX_SETS];
     int nsets = 0;
-    int64_t at = o->at_us >= 0 ? o->at_us : run_end(db);
+    int64_t at = o->at_us >= 0 ? o->at_us : gs_report_run_end(db);
     int64_t replay_at = at; /* where the replay stops: T, or the binding of a pod bound by T */
     char tbuf[64];
     dur(at, tbuf, sizeof tbuf);
 
-    rc = find_pod(db, o->trace, o->pod, at, &tp, errbuf, errlen);
+    rc = gs_report_check_time(db, o->trace, "--at", o->at_us, errbuf, errlen);
+    if (rc == 0)
+        rc = find_pod(db, o->trace, o->pod, at, &tp, errbuf, errlen);
     /* What made the trace: the scenario, its seed, overrides and horizon. */
     char path[1024] = "", seed_s[64], hz[64];
     if (rc == 0) {
         run_key(db, "scenario_path", path, sizeof path);
         if (o->scenario)
             snprintf(path, sizeof path, "%s", o->scenario);
+        else
+            resolve_beside_trace(path, sizeof path, o->trace);
         if (!path[0])
             rc = gs_report_error(errbuf, errlen, GS_EINVAL,
                                  "trace '%s' does not say which scenario made it (no run.scenario_path): give it "
@@ -646,6 +662,7 @@ int gs_report_explain(const struct gs_explain_opts *o, FILE *out, char *errbuf, 
             fprintf(out, shown ? ".\n" : "Every pod of the group created so far is placed: it waits for more to be created.\n");
         } else {
             struct gs_explain_ctx x = {.r = &r,
+                                       .db = db,
                                        .pod = pod,
                                        .at = at,
                                        .scenario_path = path,

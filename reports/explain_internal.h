@@ -23,6 +23,7 @@ struct gs_explain_ctx {
     const struct gs_explain_scores *scores; /* what the replay observed of the pod's cycles */
     int64_t last_attempt;        /* the time of its last FailedScheduling by T, -1 none */
     FILE *out;
+    struct sqlite3 *db;          /* the trace (borrowed): the summary's never-fits rule reads it */
 };
 
 /* For a pod not bound at T: the nodes grouped by their first failing Filter plugin, the
@@ -50,6 +51,14 @@ void gs_explain_scores_install(void *ctx, struct gs_sched *sched);
 void gs_explain_scores_print(const struct gs_explain_scores *s, const struct gs_world *w, FILE *out);
 
 /* Shared formatting. */
+/* The sentence for a pod whose binding differs between the trace and the replay, into buf (size
+ * n): trace_us / replay_us the binding time (µs) in each, -1 when not bound by at_us (µs), e.g.
+ * "pod 'p' was bound at 1m0s in the trace, at 2m0s in the replay", "pod 'p' was bound at 1m0s in
+ * the trace, but not by 10m0s in the replay", "pod 'p' was not bound by 10m0s in the trace, but
+ * at 1m0s in the replay". */
+void gs_explain_binding_differs(const char *pod, int64_t trace_us, int64_t replay_us, int64_t at_us, char *buf,
+                                size_t n);
+
 void gs_explain_cpu(int64_t m, char *buf, size_t n);      /* "4", "500m" */
 void gs_explain_bytes(int64_t b, char *buf, size_t n);    /* "192Gi", "512Mi", "1000" */
 const char *gs_explain_effect(int effect);                /* "NoSchedule", ... */

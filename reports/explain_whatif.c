@@ -27,6 +27,7 @@
 #include "models/dra/dra_state.h"
 #include "models/quantity.h"
 #include "reports/explain_internal.h"
+#include "reports/report.h"
 #include "sim/scenario/yaml.h"
 
 #define SHOW_NODES 8    /* node names listed per group before "and N more" */
@@ -49,6 +50,7 @@ struct ctx {
     struct verdict *v; /* per existing node */
     int nv;
     int feasible;
+    char never[512]; /* the summary's "it can never be scheduled" sentence, "" when it may fit */
 };
 
 static void dur(int64_t us, char *buf, size_t n)
@@ -370,6 +372,8 @@ static int diagnose_resources(struct ctx *k, int why, int *lines)
                     "  %s %s free on these nodes (%s in the cluster), but the largest free block on one node is %s "
                     "(%s) and the pod asks for %s on one node: fragmentation.\n",
                     a, word, cl, b, k->w->nodes[rows[0].node].name, c);
+        else if (k->never[0])
+            ; /* the request exceeds every node's allocatable: said once, by gs_explain_unbound */
         else
             fprintf(out,
                     "  Only %s %s free on these nodes (%s in the cluster), and the pod asks for %s: not enough free "
@@ -918,6 +922,26 @@ static int cmp_fit(const void *a, const void *b)
 /* Take pod p off node n in the world at T, as its deletion would: its requests (gs_world_unassign)
  * and the GPUs the device plugin gave it (gs_node.gpus, which NodeResourcesFit's gpu-milli check
  * and Open-Gpu-Share read). put_back undoes it. */
+/* The whole GPUs the device plugin gave pod p on node n as the DRA ledger records them (a node
+ * with both the device plugin and the DRA driver: dra.h DECISION), into idx; their number, 0 when
+ * the ledger records none. */
+static int dp_ledger_gpus(const struct ctx *k, int p, int n, int *idx)
+{
+    const struct gs_dra_state *st = k->c->dra;
+    if (!st || p >= st->pods_cap || st->pod_dp_node[p] != n || n >= st->nodes_cap)
+        return 0;
+    int cnt = 0;
+    for (int i = 0; i < GS_DRA_MAX_GPUS; i++)
+        if (st->pod_dp[p] >> i & 1)
+            idx[cnt++] = i;
+    return cnt;
+}
+
+/* Take pod p off node n in the world at T, as its deletion would: its requests (gs_world_unassign)
+ * the GPUs the device plugin gave it (gs_node.gpus, which NodeResourcesFit's gpu-milli check
+ * and Open-Gpu-Share read), and those GPUs in the DRA ledger, which DynamicResources reads (it
+ * treats GPUs the device plugin holds as taken: sim/cluster/dra.c dp_release does the same on a
+ * real deletion). put_back undoes it. */
 static void take_off(struct ctx *k, int p)
 {
     int n = k->w->pods[p].node, gn;
@@ -927,6 +951,9 @@ static void take_off(struct ctx *k, int p)
         gs_gpushare_release(&k->w->nodes[n].gpus, &a);
         gs_node_touch(k->w, n);
     }
+    int idx[GS_DRA_MAX_GPUS], cnt = dp_ledger_gpus(k, p, n, idx);
+    if (cnt > 0)
+        gs_gpu_ledger_dp_release(&k->c->dra->nodes[n].ledger, idx, cnt);
 }
 
 static void put_back(struct ctx *k, int p, int n)
@@ -938,6 +965,9 @@ static void put_back(struct ctx *k, int p, int n)
         gs_gpushare_commit(&k->w->nodes[n].gpus, &a);
         gs_node_touch(k->w, n);
     }
+    int idx[GS_DRA_MAX_GPUS], cnt = dp_ledger_gpus(k, p, n, idx);
+    if (cnt > 0)
+        gs_gpu_ledger_dp_retake(&k->c->dra->nodes[n].ledger, idx, cnt);
 }
 
 /* Victims on node n (SelectVictimsOnNode, as the header says); returns true with *f filled when
@@ -1007,8 +1037,11 @@ static int try_removals(struct ctx *k, int *lines)
         rc = GS_ENOMEM;
     int nf = 0;
     for (int i = 0; i < k->nv && rc == 0; i++) {
-        /* Removing pods helps only a node whose resources are what the filters reject. */
-        if (k->v[i].code == GS_ST_SUCCESS || k->v[i].plugin != GS_PL_NODE_RESOURCES_FIT)
+        /* Removing pods helps only a node whose resources are what the filters reject: its
+         * requests (NodeResourcesFit), or the GPUs the device plugin holds, which DRA counts as
+         * taken (DynamicResources: take_off gives them back to the ledger). */
+        if (k->v[i].code == GS_ST_SUCCESS ||
+            (k->v[i].plugin != GS_PL_NODE_RESOURCES_FIT && k->v[i].plugin != GS_PL_DYNAMIC_RESOURCES))
             continue;
         if (victims_on(k, s, k->v[i].node, cands, &fits[nf]))
             nf++;
@@ -1151,6 +1184,13 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
         gs_free(k.v);
         return 0;
     }
+    if (x->db) {
+        const struct gs_pod *p = &k.w->pods[k.pod];
+        int64_t gpu = k.gpu_res >= 0 ? p->tmpl->requests.v[k.gpu_res] : 0;
+        if (gs_report_never_fits(x->db, p->name, p->tmpl->requests.v[GS_RES_CPU], p->tmpl->requests.v[GS_RES_MEMORY],
+                                 gpu, k.never, sizeof k.never) != 1)
+            k.never[0] = '\0';
+    }
     print_groups(&k);
     compare_last_attempt(&k);
     int lines = 0, rc = diagnose_resources(&k, 0, &lines);
@@ -1165,6 +1205,11 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
         else
             fprintf(out, "for its next scheduling attempt (backoff, or a cluster event that moves it back to the "
                          "active queue).\n");
+        lines++;
+    }
+    if (k.never[0]) {
+        /* the summary's warning, by its rule (reports/report.h gs_report_never_fits) */
+        fprintf(out, "  P%s, whatever is removed: the request exceeds the largest node's allocatable.\n", k.never + 1);
         lines++;
     }
     if (rc == 0)
@@ -1250,6 +1295,12 @@ int gs_explain_unbound(const struct gs_explain_ctx *x)
     dur(x->at, t, sizeof t);
     fprintf(out, "\nWhat would change it (each checked by re-running the filters on the cluster at %s with the change):\n", t);
     int before = lines;
+    if (k.never[0]) {
+        fprintf(out, "  (none: the request exceeds the largest node's allocatable, so no change to the cluster's "
+                     "pods, taints or selectors lets it fit; only a larger node would)\n");
+        gs_free(k.v);
+        return rc;
+    }
     if (rc == 0)
         rc = try_removals(&k, &lines);
     if (rc == 0 && ntc > 0)

@@ -126,6 +126,8 @@ int gs_get_view_open(const char *trace, int64_t at_us, struct gs_get_view *v, ch
     char e2[512] = "";
     if ((rc = gs_history_load(v->db, &v->h, e2, sizeof e2)) != 0)
         return gs_report_error(errbuf, errlen, rc, "trace '%s': %s", trace, e2);
+    if ((rc = gs_report_check_time(v->db, trace, "--at", at_us, errbuf, errlen)) != 0)
+        return rc;
     const struct gs_history *h = &v->h;
     v->at = at_us >= 0 ? at_us : h->end_us;
     v->upto = gs_history_upto(h, v->at);

@@ -597,6 +597,12 @@ static int run_json(const char *path, const char *label, json_t *page, bool full
         json_decref(study);
         return rc;
     }
+    /* a step-through from after the run's end would show nothing (reports/open.h) */
+    if (full && o && (rc = gs_report_check_time(db, path, "--from", o->from_us, c->err, c->errlen)) != 0) {
+        sqlite3_close(db);
+        json_decref(study);
+        return rc;
+    }
     json_t *run = json_object();
     push(json_object_get(page, "runs"), run, c);
     put(run, "label", json_string(label ? label : base_name(path)), c);

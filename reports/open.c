@@ -286,3 +286,40 @@ void gs_report_incomplete_note(const char *path, const struct gs_report_state *s
     snprintf(buf, n, "trace '%s' is incomplete: status %s%s; complete up to %s of simulated time", path,
              s->status, why, t);
 }
+
+int64_t gs_report_run_end(sqlite3 *db)
+{
+    char status[32], v[64];
+    run_value(db, "status", status, sizeof status);
+    if (strcmp(status, "complete") != 0) {
+        run_value(db, "complete_until_us", v, sizeof v);
+        if (v[0] && strtoll(v, NULL, 10) >= 0)
+            return strtoll(v, NULL, 10);
+    }
+    run_value(db, "end_us", v, sizeof v);
+    if (v[0])
+        return strtoll(v, NULL, 10);
+    int src;
+    int64_t t = pragma_int(db,
+                           "SELECT max(coalesce((SELECT max(created_us) FROM pod), 0),"
+                           " coalesce((SELECT max(t_us) FROM node_event), 0))",
+                           &src);
+    return t < 0 ? 0 : t;
+}
+
+int gs_report_check_time(sqlite3 *db, const char *trace, const char *opt, int64_t t_us, char *errbuf, int errlen)
+{
+    if (t_us < 0)
+        return 0;
+    int64_t end = gs_report_run_end(db);
+    if (t_us <= end)
+        return 0;
+    char a[64], b[64];
+    if (gs_duration_format(t_us, a, sizeof a) < 0)
+        snprintf(a, sizeof a, "%" PRId64 "us", t_us);
+    if (gs_duration_format(end, b, sizeof b) < 0)
+        snprintf(b, sizeof b, "%" PRId64 "us", end);
+    return gs_report_error(errbuf, errlen, GS_EINVAL,
+                           "%s %s is after the end of the run at %s: trace '%s' holds nothing later",
+                           opt, a, b, trace);
+}

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct sqlite3;
+
 /* Print the human summary of the trace at `trace_path` to `out` (borrowed):
  *
  * (GPUs and Fragmented come from the whole-cluster samples, pool ''; the mean is weighted by
@@ -78,6 +80,16 @@ int gs_report_checks_failed(const char *trace_path);
  * or as gs_report_summary with `errbuf` (size errlen; may be NULL) saying why. */
 int gs_report_run_warnings(const char *trace_path, void (*fn)(const char *text, void *ctx), void *ctx, char *errbuf,
                            int errlen);
+
+/* The summary's rule for a request that can never be scheduled (the warning gs_report_run_warnings
+ * prints), for one request: whether a pod named `pod` asking `cpu_m` millicores, `memory_b` bytes
+ * and `gpu` whole nvidia.com/gpu asks for more of one of them than any node of the trace `db`
+ * ever had (the largest allocatable in its node_event rows, or for GPUs the node table's
+ * physical count). Returns 1 with `text` (size n) the warning's sentence ("pod P asks for 9
+ * nvidia.com/gpu, more than any node has (at most 4): it can never be scheduled"), 0 when it
+ * does not, or GS_ESQL. `db` is borrowed (a connection from gs_report_open). */
+int gs_report_never_fits(struct sqlite3 *db, const char *pod, int64_t cpu_m, int64_t memory_b, int64_t gpu, char *text,
+                         size_t n);
 
 /* Print node `node` as `kubectl describe node` shows it, at simulated time `at_us`
  * (microseconds; < 0: the end of the run, or for an incomplete trace run.complete_until_us,

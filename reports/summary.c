@@ -437,6 +437,43 @@ static void fmt_quantity(int64_t v, bool milli, char *buf, size_t n)
         snprintf(buf, n, "%" PRId64, v);
 }
 
+/* The one rule for "it can never be scheduled": a request above the largest node `mx` ever had,
+ * with the warning's sentence into text (size n). */
+static bool exceeds_every_node(const struct gs_report_max *mx, const char *name, int64_t cpu, int64_t mem, int64_t gpu,
+                               char *text, size_t n)
+{
+    const char *what = NULL;
+    char want[32], have[32];
+    if (gpu > mx->gpu) {
+        what = "nvidia.com/gpu";
+        snprintf(want, sizeof want, "%" PRId64, gpu);
+        snprintf(have, sizeof have, "%" PRId64, mx->gpu);
+    } else if (mx->cpu_known && cpu > mx->cpu_m) {
+        what = "cpu";
+        fmt_quantity(cpu, true, want, sizeof want);
+        fmt_quantity(mx->cpu_m, true, have, sizeof have);
+    } else if (mx->memory_known && mem > mx->memory_b) {
+        what = "memory";
+        fmt_quantity(mem, false, want, sizeof want);
+        fmt_quantity(mx->memory_b, false, have, sizeof have);
+    }
+    if (!what)
+        return false;
+    snprintf(text, n, "pod %s asks for %s %s, more than any node has (at most %s): it can never be scheduled", name,
+             want, what, have);
+    return true;
+}
+
+int gs_report_never_fits(sqlite3 *db, const char *pod, int64_t cpu_m, int64_t memory_b, int64_t gpu, char *text,
+                         size_t n)
+{
+    struct gs_report r = {.db = db, .path = "", .errbuf = NULL, .errlen = 0};
+    struct gs_report_max mx;
+    if (node_max(&r, &mx) != 0)
+        return GS_ESQL;
+    return exceeds_every_node(&mx, pod, cpu_m, memory_b, gpu, text, n) ? 1 : 0;
+}
+
 /* "a, b, c and 4 more" of `names` (n of them, at most GS_REPORT_WARN_NAMES kept) into buf. */
 static void name_list(char *buf, size_t len, char names[][128], int shown, int n)
 {
@@ -524,28 +561,9 @@ static int run_warnings(struct gs_report *r, void (*fn)(const char *text, void *
     while ((rc = next_row(r, &st)) == 1) {
         const char *name = text_or(st, 0, "?");
         int64_t cpu = sqlite3_column_int64(st, 1), mem = sqlite3_column_int64(st, 2), gpu = sqlite3_column_int64(st, 3);
-        const char *what = NULL;
-        char want[32], have[32];
-        if (gpu > mx.gpu) {
-            what = "nvidia.com/gpu";
-            snprintf(want, sizeof want, "%" PRId64, gpu);
-            snprintf(have, sizeof have, "%" PRId64, mx.gpu);
-        } else if (mx.cpu_known && cpu > mx.cpu_m) {
-            what = "cpu";
-            fmt_quantity(cpu, true, want, sizeof want);
-            fmt_quantity(mx.cpu_m, true, have, sizeof have);
-        } else if (mx.memory_known && mem > mx.memory_b) {
-            what = "memory";
-            fmt_quantity(mem, false, want, sizeof want);
-            fmt_quantity(mx.memory_b, false, have, sizeof have);
-        }
-        if (what) {
-            if (nbig < GS_REPORT_WARN_NAMES) {
-                snprintf(text, sizeof text,
-                         "pod %s asks for %s %s, more than any node has (at most %s): it can never be scheduled",
-                         name, want, what, have);
+        if (exceeds_every_node(&mx, name, cpu, mem, gpu, text, sizeof text)) {
+            if (nbig < GS_REPORT_WARN_NAMES)
                 fn(text, ctx);
-            }
             nbig++;
             continue;
         }

@@ -228,6 +228,12 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
     int rc = gs_export_open(trace_path, &db, &h, errbuf, errlen);
     if (rc != 0)
         return rc;
+    /* a --from after the run's end is refused as every report's --at is (reports/open.h) */
+    if ((rc = gs_report_check_time(db, trace_path, "--from", o->from_us, errbuf, errlen)) != 0) {
+        gs_history_free(&h);
+        sqlite3_close(db);
+        return rc;
+    }
     struct tl t = {.h = &h, .o = o, .glyph = o->ascii ? glyph_ascii : glyph_utf8};
     char *membuf = NULL;
     size_t memlen = 0;
@@ -501,6 +507,16 @@ int gs_report_timeline(const char *trace_path, const struct gs_timeline_opts *o,
                 fprintf(out, "%*s%s%s\n", indent, "", e->message, last_t);
         }
         drain(out, &membuf, &memlen, dst);
+    }
+    if (rc == 0 && lines == 0) {
+        /* an empty window says so, rather than a legend alone */
+        char a[40], b[40], e[40];
+        gs_duration_format(o->from_us, a, sizeof a);
+        if (o->to_us >= 0)
+            gs_duration_format(o->to_us, b, sizeof b);
+        gs_duration_format(gs_report_run_end(db), e, sizeof e);
+        fprintf(out, "no events%s from %s to %s (the run ended at %s)\n", o->nodes ? " on the nodes named" : "", a,
+                o->to_us >= 0 ? b : "the end", e);
     }
     gs_free(colw);
     gs_free(colx);

@@ -356,6 +356,10 @@ int gs_gpu_ledger_dp_take(struct gs_gpu_ledger *l, int count, int *idx);
 /* Return GPUs the device plugin gave out. GS_EINVAL (nothing changed) for a GPU it does not
  * hold. */
 int gs_gpu_ledger_dp_release(struct gs_gpu_ledger *l, const int *idx, int n);
+/* The device plugin takes back exactly the GPUs idx[0..n) (undoing gs_gpu_ledger_dp_release, as
+ * explain's what-if does after taking a pod off a node). GS_EINVAL (nothing changed) when one is
+ * not free. */
+int gs_gpu_ledger_dp_retake(struct gs_gpu_ledger *l, const int *idx, int n);
 /* DRA allocated the devices of `a` (devices looked up in `v` for their GPU): each GPU becomes
  * held by DRA. GS_EINVAL (nothing changed) when one is held by the device plugin. */
 int gs_gpu_ledger_dra_take(struct gs_gpu_ledger *l, const struct gs_dra_node_view *v,

@@ -39,6 +39,16 @@ int gs_gpu_ledger_dp_release(struct gs_gpu_ledger *l, const int *idx, int n)
     return 0;
 }
 
+int gs_gpu_ledger_dp_retake(struct gs_gpu_ledger *l, const int *idx, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (idx[i] < 0 || idx[i] >= l->ngpus || l->holder[idx[i]] != GS_GPU_FREE)
+            return GS_EINVAL;
+    for (int i = 0; i < n; i++)
+        l->holder[idx[i]] = GS_GPU_HELD_DP;
+    return 0;
+}
+
 /* The GPU of result i, or -1 when the device is unknown or not on a GPU of this ledger. */
 static int result_gpu(const struct gs_gpu_ledger *l, const struct gs_dra_node_view *v,
                       const struct gs_dra_device_result *r)

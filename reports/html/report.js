@@ -337,7 +337,8 @@
   function render(k) {
     var s = seek(k), e = k > 0 ? EV[k - 1] : null;
     slider.value = String(k);
-    var t = e ? e[0] : (ST.first > 0 ? EV.length ? EV[0][0] : 0 : 0);
+    /* step 0 is the cluster at the window's start (--from), before its first event */
+    var t = e ? e[0] : (ST.fromUs || 0);
     document.getElementById('step-info').textContent = 'step ' + k + ' of ' + N + ' · t = ' + dur(t);
     var ev = document.getElementById('event');
     if (e) {

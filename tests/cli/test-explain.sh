@@ -223,6 +223,55 @@ sed 's/nodeName: gpu-0, containers: \[{name: main, resources: {limits: {nvidia.c
 "$bin" explain "$tmp/moved.db" four-gpu --scenario "$tmp/changed.yaml" >"$tmp/e.out" 2>&1; rc=$?
 [ $rc -eq 2 ] || { echo "FAIL: changed scenario exit $rc"; fail=1; }
 expect "$tmp/e.out" "the replay of '.*changed.yaml' disagrees with the trace at 10m0s: .*give the scenario the trace was made from with --scenario FILE"
+# The node GPU count changed 4 -> 8 after the run: the replay binds four-gpu, the trace never did;
+# the sentence says so in words (it once said "was bound at not bound in the trace").
+sed '16s/count: 4/count: 8/' "$tmp/elsewhere.yaml" >"$tmp/bigger.yaml"
+grep -q 'gpu: {product: NVIDIA-L4, count: 8}' "$tmp/bigger.yaml" || { echo "FAIL: bigger.yaml not edited"; fail=1; }
+"$bin" explain "$tmp/moved.db" four-gpu --scenario "$tmp/bigger.yaml" >"$tmp/e.out" 2>&1; rc=$?
+[ $rc -eq 2 ] || { echo "FAIL: bigger scenario exit $rc"; fail=1; }
+expect "$tmp/e.out" "disagrees with the trace at 10m0s: pod 'four-gpu' was not bound by 10m0s in the trace, but at 1m0s in the replay\."
+# --at after the end of the run (10m) is refused (docs/cli.md): no replay "to 99h"
+"$bin" explain "$tmp/moved.db" four-gpu --scenario "$tmp/elsewhere.yaml" --at 99h >"$tmp/e.out" 2>&1; rc=$?
+[ $rc -eq 2 ] || { echo "FAIL: --at 99h exit $rc"; fail=1; }
+expect "$tmp/e.out" "^gpusim: explain: --at 99h0m0s is after the end of the run at 10m0s: trace '.*moved.db' holds nothing later$"
+# A request above every node's allocatable (2 nodes x 4 L4, 9 GPUs): the summary's rule and
+# sentence (gs_report_never_fits), not "not enough free capacity", and no change is offered.
+cat >"$tmp/big.yaml" <<'YAML'
+apiVersion: gpusim/v1alpha1
+kind: Scenario
+metadata: {name: big}
+spec:
+  horizon: 10m
+  cluster:
+    nodePools:
+    - {name: gpu, count: 2, gpu: {product: NVIDIA-L4, count: 4}, capacity: {cpu: "48", memory: 192Gi}}
+  workloads:
+  - {name: busy-0, arrival: {at: 0s}, template: {spec: {nodeName: gpu-0, containers: [{name: main, resources: {limits: {nvidia.com/gpu: 1}}}]}}}
+  - {name: nine, arrival: {at: 1m}, template: {spec: {containers: [{name: main, resources: {limits: {nvidia.com/gpu: 9}}}]}}}
+YAML
+run "$tmp/big.db" "$tmp/big.yaml"
+"$bin" explain "$tmp/big.db" nine >"$tmp/e.out" 2>&1 || { echo "FAIL: explain nine exit $?"; cat "$tmp/e.out"; fail=1; }
+expect "$tmp/e.out" "^  Pod nine asks for 9 nvidia.com/gpu, more than any node has \(at most 4\): it can never be scheduled, whatever is removed"
+expect "$tmp/e.out" "^  \(none: the request exceeds the largest node's allocatable"
+if grep -q 'not enough free capacity' "$tmp/e.out"; then echo "FAIL: 'not enough free capacity' for a request no node can hold"; fail=1; fi
+"$bin" report "$tmp/big.db" >"$tmp/r.out" 2>&1
+expect "$tmp/r.out" "warning: pod nine asks for 9 nvidia.com/gpu, more than any node has \(at most 4\): it can never be scheduled$"
+# A relative scenario_path, explained from another directory: found beside the trace.
+mkdir -p "$tmp/rel" && cp "$root/scenarios/teaching/fragmentation.yaml" "$tmp/rel/x.yaml"
+(cd "$tmp/rel" && "$bin" run x.yaml -o x.db --quiet-progress >/dev/null 2>&1)
+[ "$(sqlite3 "$tmp/rel/x.db" "SELECT value FROM run WHERE key = 'scenario_path'")" = x.yaml ] || { echo "FAIL: scenario_path is not x.yaml"; fail=1; }
+(cd / && "$bin" explain "$tmp/rel/x.db" four-gpu) >"$tmp/e.out" 2>&1 || { echo "FAIL: explain from / exit $?"; cat "$tmp/e.out"; fail=1; }
+expect "$tmp/e.out" "^Replay: +$tmp/rel/x.yaml --seed 1, run to 10m0s: agrees with the trace"
+# dra-device-plugin-ledger: dra2 is refused by DynamicResources on l4-0 because dp-one (a
+# whole-GPU device-plugin pod) holds GPU 1, which DRA's ledger counts as taken; the what-if
+# removal gives it back to the ledger, so deleting dp-one is offered, and the run with it binds dra2.
+t=scenarios/teaching/dra-device-plugin-ledger.yaml
+run "$tmp/ledger.db" $t
+"$bin" explain "$tmp/ledger.db" dra2 --at 10m >"$tmp/ledger.txt" 2>&1 || { echo "FAIL: explain ledger exit $?"; cat "$tmp/ledger.txt"; fail=1; }
+expect "$tmp/ledger.txt" '^  DynamicResources +1  cannot allocate all claims: l4-0$'
+expect "$tmp/ledger.txt" '^  - fits on l4-0 if dp-one \(1 GPU, priority 0\) were gone$'
+expect "$tmp/ledger.txt" "try: gpusim run scenarios/teaching/dra-device-plugin-ledger.yaml --seed 1 --set 'events\[0\]=\{at: 10m0s, deletePod: \{pod: dp-one\}\}' --horizon 20m0s$"
+verify ledger "$tmp/ledger.txt" dra2 1 "$tmp/ledger.db"
 
 [ $fail -eq 0 ] && echo "ok: explain"
 exit $fail

@@ -45,6 +45,11 @@ expect "$tmp/err" 'go with --html'
 expect "$tmp/err" '--steps needs a number'
 "$bin" report "$tmp/gd.db" --html "$tmp/x.html" --from 5x 2>"$tmp/err"; check "--from 5x" 2 $?
 expect "$tmp/err" '--from needs a duration'
+"$bin" report "$tmp/gd.db" --html "$tmp/x.html" --from 99h 2>"$tmp/err"; check "--from after the end" 2 $?
+expect "$tmp/err" "^gpusim: report: --from 99h0m0s is after the end of the run at 1h0m0s: trace '.*gd.db' holds nothing later$"
+[ -e "$tmp/x.html" ] && { echo "FAIL: --from 99h left a page"; fail=1; }
+"$bin" report "$tmp/gd.db" --html "$tmp/x.html" --from 1h 2>"$tmp/err"; check "--from at the end" 0 $?
+rm -f "$tmp/x.html"
 "$bin" report "$tmp/gd.db" --html 2>"$tmp/err"; check "--html without a file" 2 $?
 "$bin" report "$tmp/gd.db" --html "$tmp/no/such/dir/x.html" 2>"$tmp/err"; check "unwritable --html" 2 $?
 expect "$tmp/err" "cannot write '.*x.html'"

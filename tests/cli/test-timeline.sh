@@ -41,6 +41,12 @@ status 0 "$bin" timeline --help
 status 2 "$bin" timeline
 status 2 "$bin" timeline "$tmp/t.db" --from soon
 status 2 "$bin" timeline "$tmp/t.db" --from 5m --to 1m
+# --from after the run's end (1h) is refused as --at is (reports/open.h); an empty window says so
+status 2 "$bin" timeline "$tmp/t.db" --from 99h
+expect "$tmp/err.txt" "^gpusim: --from 99h0m0s is after the end of the run at 1h0m0s: trace '.*t.db' holds nothing later$"
+status 0 "$bin" timeline "$tmp/t.db" --from 1h --no-legend
+expect "$tmp/out.txt" '^no events from 1h0m0s to the end \(the run ended at 1h0m0s\)$'
+[ "$(wc -l <"$tmp/out.txt")" = 1 ] || { echo "FAIL: an empty window prints more than its one line"; cat "$tmp/out.txt"; fail=1; }
 status 2 "$bin" timeline "$tmp/t.db" --width 10
 status 2 "$bin" timeline "$tmp/t.db" --bogus
 status 2 "$bin" timeline "$tmp/t.db" --node h100-9

@@ -311,6 +311,34 @@ def check_compare(b):
     b.screenshot(os.path.join(SHOTS, "compare.png"))
 
 
+def check_from_window(b):
+    """report --html --from 30s --steps 3 on gang-deadlock: step 0 is the cluster at 30s, and says
+    t = 30s (the window's start), not the time of the window's first event."""
+    scenario = os.path.join(SRC, "scenarios/teaching/gang-deadlock.yaml")
+    name, db, html = build_report(scenario)
+    if not html:
+        return
+    win = os.path.join(OUT, "gang-deadlock-from30s.html")
+    r = subprocess.run([GPUSIM, "report", db, "--html", win, "--from", "30s", "--steps", "3"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        fail("%s --from 30s: gpusim report --html exited %d: %s" % (name, r.returncode, r.stderr.strip()))
+        return
+    b.navigate("file://" + os.path.abspath(win))
+    b.click("#btn-first")
+    s = dom_state(b)
+    data = page_data(b)
+    first_t = data["times"][0] if data["times"] else None
+    if first_t is None or first_t <= 30000000:
+        fail("%s --from 30s: the window's first event is at %sus, want one after 30s (else the check cannot fail)" % (name, first_t))
+        return
+    want = "step 0 of %d \u00b7 t = 30s" % len(data["times"])
+    if s["info"] != want:
+        fail("%s --from 30s: step 0 reads %r, want %r (the window's first event is at %sus)" % (name, s["info"], want, first_t))
+    else:
+        ok("%s --from 30s: step 0 reads %r (first event of the window at %sus)" % (name, s["info"], first_t))
+
+
 def main():
     chromium = cdp.find_chromium()
     if not chromium:
@@ -322,6 +350,7 @@ def main():
         b.open_page()
         if not ONLY or "gang-deadlock" in ONLY:
             check_gang_deadlock(b)
+            check_from_window(b)
         scenarios = sorted(p for p in glob.glob(os.path.join(SRC, "scenarios/teaching/*.yaml")) if not os.path.islink(p))
         for sc in scenarios:
             name = os.path.splitext(os.path.basename(sc))[0]

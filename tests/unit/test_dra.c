@@ -3,6 +3,7 @@
  * Expectations from kubernetes allocator_stable.go / dynamicresources.go (1.34) and the
  * NVIDIA DRA driver's deviceinfo.go / mig.go; the c22 case (../shared/cases). */
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -564,4 +565,24 @@ Test(dra, case_c22_capacity_unmet_then_shared)
     gs_dra_claim_spec_free(ok);
     gs_dra_claim_spec_free(big);
     gs_dra_claim_spec_free(plain);
+}
+
+/* gs_gpu_ledger_dp_retake puts back exactly the GPUs a release freed (explain's what-if undo),
+ * and refuses a GPU that is not free, changing nothing. */
+Test(dra, ledger_dp_retake_undoes_a_release)
+{
+    struct gs_gpu_ledger l;
+    cr_assert(eq(int, gs_gpu_ledger_init(&l, 4), 0));
+    int idx[4];
+    cr_assert(eq(int, gs_gpu_ledger_dp_take(&l, 2, idx), 0)); /* GPUs 0 and 1 */
+    int one[1] = {1};
+    cr_assert(eq(int, gs_gpu_ledger_dp_release(&l, one, 1), 0));
+    cr_expect(eq(int, gs_gpu_ledger_dp_free(&l), 3));
+    cr_expect(eq(int, gs_gpu_ledger_dp_retake(&l, one, 1), 0));
+    cr_expect(eq(int, gs_gpu_ledger_dp_free(&l), 2));
+    cr_expect(eq(int, l.holder[1], GS_GPU_HELD_DP));
+    int both[2] = {2, 1}; /* 1 is held again: nothing changes, 2 stays free */
+    cr_expect(eq(int, gs_gpu_ledger_dp_retake(&l, both, 2), GS_EINVAL));
+    cr_expect(eq(int, l.holder[2], GS_GPU_FREE));
+    cr_expect(eq(int, gs_gpu_ledger_dp_free(&l), 2));
 }

@@ -10,6 +10,7 @@
 
 #include "models/sched/sched.h"
 #include "reports/explain.h"
+#include "reports/explain_internal.h"
 #include "sim/replay.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
@@ -245,4 +246,19 @@ Test(explain, gang_deadlock_is_named_and_no_own_group_pod_is_removed)
     cr_expect(eq(str, line_with(out, "  - fits on h100-0 if trainer-b-0 (8 GPUs, priority 0, PodGroup trainer-b) were gone\n"), "  - fits on h100-0 if trainer-b-0 (8 GPUs, priority 0, PodGroup trainer-b) were gone"));
     cr_expect(eq(str, line_with(out, "if trainer-a-"), ""), "never its own group's pods");
     free(out);
+}
+
+/* Every variant of the sentence for a binding the replay does not reproduce reads as a sentence
+ * (it once said "was bound at not bound in the trace"). */
+Test(explain, binding_differs_reads_in_every_variant)
+{
+    char buf[256];
+    gs_explain_binding_differs("four-gpu", 60000000, 120000000, 600000000, buf, sizeof buf);
+    cr_expect(eq(str, buf, "pod 'four-gpu' was bound at 1m0s in the trace, at 2m0s in the replay"));
+    gs_explain_binding_differs("four-gpu", 60000000, -1, 600000000, buf, sizeof buf);
+    cr_expect(eq(str, buf, "pod 'four-gpu' was bound at 1m0s in the trace, but not by 10m0s in the replay"));
+    gs_explain_binding_differs("four-gpu", -1, 60000000, 600000000, buf, sizeof buf);
+    cr_expect(eq(str, buf, "pod 'four-gpu' was not bound by 10m0s in the trace, but at 1m0s in the replay"));
+    gs_explain_binding_differs("four-gpu", -1, -1, 600000000, buf, sizeof buf);
+    cr_expect(eq(str, buf, "pod 'four-gpu' was not bound by 10m0s in the trace nor in the replay"));
 }
