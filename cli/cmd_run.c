@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/shellword.h"
 #include "models/quantity.h"
 #include "reports/progress.h"
 #include "reports/report.h"
@@ -205,26 +206,6 @@ static void default_output(char *buf, size_t n, const char *name, int64_t seed, 
         snprintf(buf + k, n - (size_t)k, ".db");
 }
 
-/* Append `arg` to buf (size n, at *k) as a POSIX shell reads it back: as is when it holds only
- * characters no shell treats specially, else in single quotes (a ' inside as '\''). */
-static void append_quoted(char *buf, size_t n, size_t *k, const char *arg)
-{
-    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                "-_./:,+@%"; /* '=' quoted too, as in --set 'a.b=1' */
-    bool quote = !arg[0] || strspn(arg, plain) != strlen(arg);
-    const char *parts[3] = {quote ? "'" : "", arg, quote ? "'" : ""};
-    for (int p = 0; p < 3; p++)
-        for (const char *c = parts[p]; *c && *k + 5 < n; c++) {
-            if (p == 1 && quote && *c == '\'') {
-                memcpy(buf + *k, "'\\''", 4);
-                *k += 4;
-            } else {
-                buf[(*k)++] = *c;
-            }
-        }
-    buf[*k] = '\0';
-}
-
 /* "gpusim run ARGS..." (the run table's `command`), into a gs_malloc'd string; NULL when out
  * of memory. argv[0] is "run". */
 static char *command_line(int argc, char **argv)
@@ -235,11 +216,9 @@ static char *command_line(int argc, char **argv)
     char *buf = gs_malloc(n);
     if (!buf)
         return NULL;
-    size_t k = (size_t)snprintf(buf, n, "gpusim");
-    for (int i = 0; i < argc; i++) {
-        buf[k++] = ' ';
-        append_quoted(buf, n, &k, argv[i]);
-    }
+    snprintf(buf, n, "gpusim");
+    for (int i = 0; i < argc; i++)
+        gs_shell_word_append(buf, n, argv[i], false); /* '=' quoted, as in --set 'a.b=1' */
     return buf;
 }
 

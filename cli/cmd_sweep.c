@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "base/alloc.h"
+#include "base/shellword.h"
 #include "base/array.h"
 #include "sim/trace.h"
 #include "cli/cli.h"
@@ -318,35 +319,6 @@ static int parse_shard(const char *s, int *k, int *n)
 bad:
     fprintf(stderr, "gpusim sweep: --shard '%s': expected K/N with 1 <= K <= N, or auto/N\n", s);
     return -1;
-}
-
-/* Append `a` to buf as one shell word (quoted only when it needs it). */
-static void shell_word(char *buf, size_t n, const char *a)
-{
-    size_t k = strlen(buf);
-    int plain = a[0] != 0;
-    for (const char *c = a; *c; c++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *c))
-            plain = 0;
-    if (k && k + 1 < n)
-        buf[k++] = ' ';
-    if (plain) {
-        snprintf(buf + k, n - k, "%s", a);
-        return;
-    }
-    if (k + 1 < n)
-        buf[k++] = '\'';
-    for (const char *c = a; *c && k + 5 < n; c++) {
-        if (*c == '\'') {
-            memcpy(buf + k, "'\\''", 4);
-            k += 4;
-        } else {
-            buf[k++] = *c;
-        }
-    }
-    if (k + 1 < n)
-        buf[k++] = '\'';
-    buf[k < n ? k : n - 1] = 0;
 }
 
 /* mkdir -p */
@@ -760,7 +732,7 @@ static pid_t launch(const struct sweep *s, struct run *r, const sigset_t *oldmas
     char log[PATH_MAX], line[16384] = "$";
     target_path(s, r, ".log", log, sizeof log);
     for (int i = 0; av[i]; i++)
-        shell_word(line, sizeof line, av[i]);
+        gs_shell_word_append(line, sizeof line, av[i], true);
     fflush(stdout);
     fflush(stderr);
     pid_t parent = getpid();
@@ -879,7 +851,7 @@ int gs_cmd_sweep(int argc, char **argv)
         jobs = 1;
     snprintf(s->command, sizeof s->command, "gpusim");
     for (int i = 0; i < argc; i++)
-        shell_word(s->command, sizeof s->command, argv[i]);
+        gs_shell_word_append(s->command, sizeof s->command, argv[i], true);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -1053,7 +1025,7 @@ int gs_cmd_sweep(int argc, char **argv)
             char **av = run_argv(s, &s->runs[i], &own, &no);
             char line[16384] = "";
             for (int k = 0; av && av[k]; k++)
-                shell_word(line, sizeof line, av[k]);
+                gs_shell_word_append(line, sizeof line, av[k], true);
             printf("%d %s %s\n", i, s->runs[i].name, line);
             if (av)
                 free_argv(av, own, no);

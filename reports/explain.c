@@ -11,6 +11,7 @@
 #include "base/alloc.h"
 #include "base/array.h"
 #include "base/error.h"
+#include "base/shellword.h"
 #include "models/quantity.h"
 #include "models/dra/dra_state.h"
 #include "reports/explain.h"
@@ -60,26 +61,10 @@ const char *gs_explain_effect(int effect)
 
 void gs_explain_shell_quote(const char *s, char *buf, size_t n)
 {
-    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:,+@%";
     if (n == 0)
         return;
-    if (s[0] && strspn(s, plain) == strlen(s)) {
-        snprintf(buf, n, "%s", s);
-        return;
-    }
-    size_t k = 0;
-    buf[k++] = '\'';
-    for (const char *c = s; *c && k + 6 < n; c++) {
-        if (*c == '\'') {
-            memcpy(buf + k, "'\\''", 4);
-            k += 4;
-        } else {
-            buf[k++] = *c;
-        }
-    }
-    if (k + 1 < n)
-        buf[k++] = '\'';
-    buf[k] = '\0';
+    buf[0] = '\0';
+    gs_shell_word_append(buf, n, s, false);
 }
 
 static void dur(int64_t us, char *buf, size_t n)
